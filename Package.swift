@@ -1,0 +1,122 @@
+// swift-tools-version: 6.0
+import CompilerPluginSupport
+import PackageDescription
+
+let package = Package(
+    name: "Courier",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+    products: [
+        .library(name: "Courier", targets: ["Courier"]),
+        .library(name: "CourierURLSession", targets: ["CourierURLSession"]),
+        .library(name: "CourierAsyncHTTPClient", targets: ["CourierAsyncHTTPClient"]),
+        .library(name: "CourierTesting", targets: ["CourierTesting"]),
+        .library(name: "CourierMacros", targets: ["CourierMacros"]),
+        .executable(name: "courier-demo", targets: ["CourierDemo"]),
+        .executable(name: "courier-bench", targets: ["CourierBench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
+        .package(url: "https://github.com/pointfreeco/swift-macro-testing", from: "0.7.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+    ],
+    targets: [
+        // MARK: Core — depends only on swift-http-types, swift-openapi-runtime and swift-log.
+        .target(
+            name: "Courier",
+            dependencies: [
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        // MARK: Transports
+        .target(
+            name: "CourierURLSession",
+            dependencies: [
+                "Courier",
+                .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
+            ]
+        ),
+        .target(
+            name: "CourierAsyncHTTPClient",
+            dependencies: [
+                "Courier",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+
+        // MARK: Testing kit
+        .target(name: "CourierTesting", dependencies: ["Courier"]),
+
+        // MARK: Macros
+        .macro(
+            name: "CourierMacrosPlugin",
+            dependencies: [
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+                .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+            ]
+        ),
+        .target(name: "CourierMacros", dependencies: ["Courier", "CourierMacrosPlugin"]),
+
+        // MARK: Executables
+        .executableTarget(
+            name: "CourierDemo",
+            dependencies: [
+                "Courier", "CourierAsyncHTTPClient", "CourierURLSession", "CourierMacros", "CourierTesting",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .executableTarget(
+            name: "CourierBench",
+            dependencies: [
+                "Courier", "CourierAsyncHTTPClient", "CourierURLSession",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ]
+        ),
+
+        // MARK: Tests
+        .target(
+            name: "CourierTestServer",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Tests/CourierTestServer"
+        ),
+        .testTarget(name: "CourierTests", dependencies: ["Courier", "CourierTesting"]),
+        .testTarget(
+            name: "CourierIntegrationTests",
+            dependencies: [
+                "Courier", "CourierURLSession", "CourierAsyncHTTPClient", "CourierTesting", "CourierTestServer",
+            ]
+        ),
+        .testTarget(
+            name: "CourierMacrosPluginTests",
+            dependencies: [
+                "CourierMacrosPlugin",
+                .product(name: "MacroTesting", package: "swift-macro-testing"),
+            ]
+        ),
+        .testTarget(name: "CourierMacrosTests", dependencies: ["Courier", "CourierMacros", "CourierTesting"]),
+    ]
+)
+
+// Every target: Swift 6 language mode, strict concurrency, explicit `any`.
+for target in package.targets {
+    var settings = target.swiftSettings ?? []
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    target.swiftSettings = settings
+}

@@ -1,0 +1,178 @@
+import Foundation
+import HTTPTypes
+import Logging
+import OpenAPIRuntime
+
+/// Sends requests through a chain of middleware and a transport, and decodes the responses.
+///
+/// Create one client per API and keep it: it holds the parsed configuration and the middleware
+/// chain, and its transport holds the connection pool.
+///
+/// ```swift
+/// let client = APIClient(
+///     configuration: APIConfiguration(baseURL: URL(string: "https://api.example.com/v1")!),
+///     transport: AsyncHTTPClientTransport(),
+///     middleware: [LoggingMiddleware(logger: logger), RetryMiddleware()]
+/// )
+/// let user = try await client.send(GetUser(id: "42"))
+/// ```
+///
+/// Every request, whether an ``APIRequest`` struct, a ``Request`` value or a macro-generated
+/// method, takes the same path: build → middleware → redirects → transport → size-limited body →
+/// status check → decode.
+public final class APIClient: Sendable {
+    /// The configuration the client was created with.
+    public let configuration: APIConfiguration
+    /// The transport that moves the bytes.
+    public let transport: any Transport
+    /// The middleware, outermost first.
+    public let middleware: [any Middleware]
+
+    private let builder: RequestBuilder
+    private let handler: HTTPHandler
+
+    /// Creates a client.
+    public init(configuration: APIConfiguration, transport: any Transport, middleware: [any Middleware] = []) {
+        self.configuration = configuration
+        self.transport = transport
+        self.middleware = middleware
+        self.builder = RequestBuilder(configuration: configuration)
+        let follower = RedirectFollower(transport: transport, defaultPolicy: configuration.redirectPolicy)
+        var handler: HTTPHandler = { request, body, context in
+            try await follower.send(request, body: body, context: context)
+        }
+        for layer in middleware.reversed() {
+            let next = handler
+            handler = { request, body, context in
+                try await layer.intercept(request, body: body, context: context, next: next)
+            }
+        }
+        self.handler = handler
+    }
+
+    /// Sends a request and returns its decoded response.
+    ///
+    /// - Throws: ``APIError`` for every failure, or `CancellationError` when the task is cancelled.
+    public func send<R: APIRequest>(_ request: R) async throws -> R.Response {
+        try await response(for: request).value
+    }
+
+    /// Sends a request and returns the decoded value with the HTTP response, the raw body and timing.
+    public func response<R: APIRequest>(for request: R) async throws -> Response<R.Response> {
+        let exchange = try await perform(request)
+        let value: R.Response
+        do {
+            value = try request.decode(exchange.head, body: exchange.body, context: DecodingContext(decoder: configuration.decoder, request: exchange.summary))
+        } catch let error as APIError {
+            throw error
+        } catch {
+            throw APIError.decodingFailed(request: exchange.summary, type: String(describing: R.Response.self), underlying: error, body: exchange.body)
+        }
+        let end = ContinuousClock.now
+        let metrics = ResponseMetrics(startDate: exchange.startDate, timeToResponse: exchange.start.duration(to: exchange.headTime),
+                                      duration: exchange.start.duration(to: end), responseBytes: exchange.body.count)
+        return Response(value: value, response: exchange.head, body: exchange.body, request: exchange.summary, metrics: metrics)
+    }
+
+    /// Sends a request and returns the raw body and response, without decoding. The status is
+    /// still checked against the acceptable codes.
+    public func data<R: APIRequest>(for request: R) async throws -> (Data, HTTPResponse) {
+        let exchange = try await perform(request)
+        return (exchange.body, exchange.head)
+    }
+
+    /// Builds a request without sending it: the `HTTPRequest` head as the transport would get it
+    /// before middleware run. Useful in tests and for debugging.
+    public func prepare<R: APIRequest>(_ request: R) throws -> (HTTPRequest, HTTPBody?) {
+        let prepared = try builder.prepare(request, operationName: operationName(of: request))
+        return (prepared.head, prepared.body)
+    }
+
+    /// Sends a request through the middleware and returns the response head and its *unread*
+    /// body, with the status checked. The caller streams the body (downloads, events, bytes).
+    public func stream<R: APIRequest>(_ request: R) async throws -> (HTTPResponse, HTTPBody?, RequestSummary) {
+        let (prepared, context) = try makeExchange(request)
+        do {
+            let (head, body) = try await handler(prepared.head, prepared.body, context)
+            let acceptable = request.options.acceptableStatusCodes ?? configuration.acceptableStatusCodes
+            if !acceptable.contains(head.status.code) {
+                let data = (try? await ResponseCollector.collect(body, head: head, limit: 64 * 1024, summary: prepared.summary)) ?? Data()
+                throw Self.httpError(head, body: data, summary: prepared.summary)
+            }
+            return (head, body, prepared.summary)
+        } catch {
+            throw Self.map(error, summary: prepared.summary, timeout: context.timeout)
+        }
+    }
+
+    // MARK: - The exchange
+
+    private struct Exchange {
+        var head: HTTPResponse
+        var body: Data
+        var summary: RequestSummary
+        var startDate: Date
+        var start: ContinuousClock.Instant
+        var headTime: ContinuousClock.Instant
+    }
+
+    private func makeExchange<R: APIRequest>(_ request: R) throws -> (PreparedRequest, RequestContext) {
+        let options = request.options
+        let name = options.operationName ?? operationName(of: request)
+        let prepared = try builder.prepare(request, operationName: name)
+        let timeout = options.timeout ?? configuration.timeout
+        let context = RequestContext(
+            operationName: name, baseURL: configuration.baseURL, options: options, attempt: 1, timeout: timeout,
+            maxResponseSize: options.maxResponseSize ?? configuration.maxResponseSize, logger: configuration.logger)
+        return (prepared, context)
+    }
+
+    private func perform<R: APIRequest>(_ request: R) async throws -> Exchange {
+        let startDate = Date()
+        let start = ContinuousClock.now
+        let (prepared, context) = try makeExchange(request)
+        let head: HTTPResponse
+        let data: Data
+        let headTime: ContinuousClock.Instant
+        do {
+            let (responseHead, body) = try await handler(prepared.head, prepared.body, context)
+            headTime = .now
+            head = responseHead
+            data = try await ResponseCollector.collect(body, head: responseHead, limit: context.maxResponseSize, summary: prepared.summary)
+        } catch {
+            throw Self.map(error, summary: prepared.summary, timeout: context.timeout)
+        }
+        let acceptable = request.options.acceptableStatusCodes ?? configuration.acceptableStatusCodes
+        guard acceptable.contains(head.status.code) else {
+            throw Self.httpError(head, body: data, summary: prepared.summary)
+        }
+        return Exchange(head: head, body: data, summary: prepared.summary, startDate: startDate, start: start, headTime: headTime)
+    }
+
+    private func operationName<R: APIRequest>(of request: R) -> String {
+        request.options.operationName ?? String(describing: R.self)
+    }
+
+    static func httpError(_ head: HTTPResponse, body: Data, summary: RequestSummary) -> APIError {
+        .httpError(statusCode: head.status.code, message: ErrorMessage.extract(from: body, head: head) ?? head.status.reasonPhrase,
+                   response: head, body: body, request: summary)
+    }
+
+    /// Maps anything thrown below the client to ``APIError`` (or `CancellationError`).
+    static func map(_ error: any Error, summary: RequestSummary, timeout: Duration) -> any Error {
+        switch error {
+        case let error as APIError: return error
+        case is CancellationError: return error
+        case let error as TransportError:
+            if error.kind == .cancelled { return Task.isCancelled ? CancellationError() : APIError.cancelled(request: summary) }
+            if Task.isCancelled { return CancellationError() }
+            if error.kind == .timeout { return APIError.timeout(request: summary, after: timeout) }
+            return APIError.network(request: summary, underlying: error)
+        case let error as RedirectError: return APIError.network(request: summary, underlying: error)
+        case let error as InvalidHeaderError: return APIError.encodingFailed(request: summary, underlying: error)
+        default:
+            if Task.isCancelled { return CancellationError() }
+            return APIError.unknown(request: summary, underlying: error)
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import HTTPTypes
+import Logging
+
+/// Everything an ``APIClient`` applies to every request.
+///
+/// ```swift
+/// var configuration = APIConfiguration(baseURL: URL(string: "https://api.example.com/v1")!)
+/// configuration.defaultHeaders[.init("X-App")!] = "demo"
+/// configuration.baseParameters = [URLQueryItem(name: "app_version", value: "1.2")]
+/// configuration.timeout = .seconds(15)
+/// configuration.useSnakeCaseKeys()
+/// ```
+public struct APIConfiguration: Sendable {
+    /// 50 MiB.
+    public static let defaultMaxResponseSize = 50 * 1024 * 1024
+    /// A logger that drops everything (the default: Courier never builds a logger of its own).
+    public static let silentLogger = Logger(label: "courier", factory: { _ in SwiftLogNoOpLogHandler() })
+
+    /// The URL that request paths are relative to. Its own path is kept: `https://h/api/v2` +
+    /// `/users` is `https://h/api/v2/users`.
+    public var baseURL: URL
+    /// Headers sent with every request; a request's own headers win. Courier adds `Accept:
+    /// application/json`, `User-Agent: Courier/<version>` and `Accept-Language` unless set here.
+    public var defaultHeaders: HTTPFields
+    /// Query items added to every request whose options do not opt out
+    /// (``RequestOptions/includeBaseParameters``).
+    public var baseParameters: [URLQueryItem]
+    /// The total time allowed for a request, redirects and body included. Default: 60 s.
+    public var timeout: Duration
+    /// The largest response body accepted, in bytes, enforced while streaming. Default: 50 MiB.
+    public var maxResponseSize: Int
+    /// The encoder for `.json` bodies.
+    public var encoder: JSONEncoder
+    /// The decoder for `Decodable` responses.
+    public var decoder: JSONDecoder
+    /// Status codes that count as success; others throw ``APIError/httpError(statusCode:message:response:body:request:)``.
+    /// Default: 200..<300.
+    public var acceptableStatusCodes: Set<Int>
+    /// How redirects are followed.
+    public var redirectPolicy: RedirectPolicy
+    /// Where Courier logs (the default drops everything).
+    public var logger: Logger
+
+    /// Creates a configuration; every argument but `baseURL` has a default.
+    public init(
+        baseURL: URL,
+        defaultHeaders: HTTPFields = [:],
+        baseParameters: [URLQueryItem] = [],
+        timeout: Duration = .seconds(60),
+        maxResponseSize: Int = APIConfiguration.defaultMaxResponseSize,
+        encoder: JSONEncoder = JSONEncoder(),
+        decoder: JSONDecoder = JSONDecoder(),
+        acceptableStatusCodes: some Sequence<Int> = 200..<300,
+        redirectPolicy: RedirectPolicy = .default,
+        logger: Logger = APIConfiguration.silentLogger
+    ) {
+        self.baseURL = baseURL
+        self.defaultHeaders = defaultHeaders
+        self.baseParameters = baseParameters
+        self.timeout = timeout
+        self.maxResponseSize = maxResponseSize
+        self.encoder = encoder
+        self.decoder = decoder
+        self.acceptableStatusCodes = Set(acceptableStatusCodes)
+        self.redirectPolicy = redirectPolicy
+        self.logger = logger
+    }
+
+    /// Replaces the encoder and decoder with ones that map `camelCase` properties to
+    /// `snake_case` JSON keys, keeping their date strategies at ISO 8601.
+    public mutating func useSnakeCaseKeys() {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.dateEncodingStrategy = .iso8601
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        decoder.dateDecodingStrategy = .iso8601
+        self.encoder = encoder
+        self.decoder = decoder
+    }
+
+    /// The headers Courier sends when neither the configuration nor the request sets them.
+    static func standardHeaders() -> HTTPFields {
+        var fields = HTTPFields()
+        fields[.accept] = "application/json"
+        fields[.userAgent] = CourierInfo.userAgent
+        let languages = Locale.preferredLanguages.prefix(6)
+        if !languages.isEmpty {
+            let value = languages.enumerated().map { index, language in
+                let q = 1.0 - Double(index) * 0.1
+                return index == 0 ? language : "\(language);q=\(String(format: "%.1f", q))"
+            }.joined(separator: ", ")
+            fields[.acceptLanguage] = value
+        }
+        return fields
+    }
+}

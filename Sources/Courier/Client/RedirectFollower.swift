@@ -1,0 +1,123 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+/// Follows redirects on top of a transport, so every transport behaves the same: credentials
+/// never cross origins, `https` is never downgraded by default, loops and long chains end in
+/// an error, and the whole chain shares one deadline.
+struct RedirectFollower: Sendable {
+    let transport: any Transport
+    let defaultPolicy: RedirectPolicy
+
+    /// The largest redirect body that is read and dropped to keep the connection reusable.
+    static let drainLimit = 64 * 1024
+
+    func send(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
+        let first = try await transport.send(request, body: body, context: context)
+        guard Self.isRedirect(first.0.status.code) else { return first }
+        let policy = context.options.redirectPolicy ?? defaultPolicy
+        guard policy.maxRedirects > 0 else { return first }
+        return try await follow(from: first, request: request, body: body, context: context, policy: policy)
+    }
+
+    private func follow(
+        from first: (HTTPResponse, HTTPBody?), request: HTTPRequest, body: HTTPBody?,
+        context: RequestContext, policy: RedirectPolicy
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        var (response, responseBody) = first
+        var request = request
+        var body = body
+        var visited: Set<String> = [Self.key(request)]
+        var redirects = 0
+        var stripped = policy.sensitiveHeaders.union(RedirectPolicy.credentialHeaders)
+        stripped.formUnion(context.options.sensitiveRedirectHeaders)
+
+        while Self.isRedirect(response.status.code) {
+            guard let location = response.headerFields[.location], !location.isEmpty else {
+                return (response, responseBody)   // a 3xx without Location is an answer, not a redirect
+            }
+            await Self.drain(responseBody)
+            redirects += 1
+            guard redirects <= policy.maxRedirects else {
+                throw RedirectError(reason: "more than \(policy.maxRedirects) redirects", location: nil)
+            }
+            let current = try Endpoint(string: Self.url(of: request))
+            guard let next = URL(string: location, relativeTo: URL(string: Self.url(of: request))), let nextEndpoint = try? Endpoint(next.absoluteURL) else {
+                throw RedirectError(reason: "the Location is not an http(s) URL Courier may follow", location: Redaction.redactQuery(inTarget: location))
+            }
+            if current.scheme == "https" && nextEndpoint.scheme == "http" && !policy.allowsInsecureRedirects {
+                throw RedirectError(reason: "https → http downgrade (set RedirectPolicy.allowsInsecureRedirects to allow)", location: Redaction.redactQuery(inTarget: location))
+            }
+
+            var nextRequest = request
+            nextRequest.scheme = nextEndpoint.scheme
+            nextRequest.authority = nextEndpoint.authority
+            nextRequest.path = Self.target(nextEndpoint)
+            if !current.isSameOrigin(as: nextEndpoint) {
+                for name in stripped { nextRequest.headerFields[name] = nil }
+            }
+            let status = response.status.code
+            if status == 303 || ((status == 301 || status == 302) && request.method == .post) {
+                if nextRequest.method != .head { nextRequest.method = .get }
+                body = nil
+                nextRequest.headerFields[.contentType] = nil
+                nextRequest.headerFields[.contentLength] = nil
+                nextRequest.headerFields[.contentEncoding] = nil
+                nextRequest.headerFields[.contentLanguage] = nil
+                nextRequest.headerFields[.contentLocation] = nil
+                nextRequest.headerFields[.transferEncoding] = nil
+            } else if let replay = body, replay.iterationBehavior == .single {
+                throw RedirectError(reason: "HTTP \(status) asks to resend a streamed body that can be sent only once", location: Redaction.redactQuery(inTarget: location))
+            }
+            guard visited.insert(Self.key(nextRequest)).inserted else {
+                throw RedirectError(reason: "redirect loop", location: Redaction.redactQuery(inTarget: location))
+            }
+            request = nextRequest
+            (response, responseBody) = try await transport.send(request, body: body, context: context)
+        }
+        return (response, responseBody)
+    }
+
+    static func isRedirect(_ code: Int) -> Bool {
+        code == 301 || code == 302 || code == 303 || code == 307 || code == 308
+    }
+
+    private static func url(of request: HTTPRequest) -> String {
+        "\(request.scheme ?? "https")://\(request.authority ?? "")\(request.path ?? "/")"
+    }
+
+    private static func key(_ request: HTTPRequest) -> String {
+        request.method.rawValue + " " + url(of: request)
+    }
+
+    private static func target(_ endpoint: Endpoint) -> String {
+        let path = endpoint.path.isEmpty ? "/" : endpoint.path
+        return endpoint.query.map { path + "?" + $0 } ?? path
+    }
+
+    /// Reads and drops a small redirect body so the connection can be reused; a larger one is
+    /// abandoned (the transport then closes the connection).
+    private static func drain(_ body: HTTPBody?) async {
+        guard let body else { return }
+        var seen = 0
+        do {
+            for try await chunk in body {
+                seen += chunk.count
+                if seen > drainLimit { return }
+            }
+        } catch {}
+    }
+}
+
+extension RequestOptions {
+    private enum SensitiveRedirectHeadersKey: RequestOptionKey {
+        static var defaultValue: Set<HTTPField.Name> { [] }
+    }
+
+    /// Headers that must not follow a redirect to another origin, added by middleware that put
+    /// secrets into headers (an API-key header, for example).
+    public var sensitiveRedirectHeaders: Set<HTTPField.Name> {
+        get { self[SensitiveRedirectHeadersKey.self] }
+        set { self[SensitiveRedirectHeadersKey.self] = newValue }
+    }
+}

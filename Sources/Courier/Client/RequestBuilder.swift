@@ -1,0 +1,145 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+/// A request turned into what goes on the wire.
+struct PreparedRequest: Sendable {
+    var head: HTTPRequest
+    var body: HTTPBody?
+    var summary: RequestSummary
+}
+
+/// Turns ``APIRequest`` values into `HTTPRequest`s: resolves the URL against the base URL,
+/// expands path templates, encodes the query and the body, merges headers.
+///
+/// Everything that does not change between requests (the parsed base URL, the merged default
+/// headers) is computed once, when the client is created.
+struct RequestBuilder: Sendable {
+    let configuration: APIConfiguration
+    let base: Result<Endpoint, APIError>
+    let defaultHeaders: HTTPFields
+    let encodedBaseParameters: String
+
+    init(configuration: APIConfiguration) {
+        self.configuration = configuration
+        self.base = Result { try Endpoint(configuration.baseURL) }.mapError { $0 as? APIError ?? .invalidURL(configuration.baseURL.absoluteString, reason: "\($0)") }
+        var headers = APIConfiguration.standardHeaders()
+        for field in configuration.defaultHeaders { headers[field.name] = nil }
+        headers.append(contentsOf: configuration.defaultHeaders)
+        self.defaultHeaders = headers
+        self.encodedBaseParameters = QueryEncoding.encode(configuration.baseParameters)
+    }
+
+    func prepare<R: APIRequest>(_ request: R, operationName: String) throws -> PreparedRequest {
+        let options = request.options
+        let method = request.method
+        let (scheme, authority, path) = try resolveTarget(request, options: options)
+        var head = HTTPRequest(method: method, scheme: scheme, authority: authority, path: path)
+        let summary = RequestSummary(head, operationName: operationName)
+        if let pending = options.pendingEncodingError {
+            throw APIError.encodingFailed(request: summary, underlying: pending)
+        }
+
+        var fields = defaultHeaders
+        let own = request.headers
+        if !own.isEmpty {
+            for field in own { fields[field.name] = nil }
+            fields.append(contentsOf: own)
+        }
+
+        var body: HTTPBody?
+        if let requestBody = request.body {
+            do {
+                let (encoded, contentType) = try encode(requestBody)
+                body = encoded
+                if let contentType, fields[.contentType] == nil { fields[.contentType] = contentType }
+            } catch {
+                throw APIError.encodingFailed(request: summary, underlying: error)
+            }
+        }
+        head.headerFields = fields
+        return PreparedRequest(head: head, body: body, summary: summary)
+    }
+
+    /// The scheme, authority and request target (path and query).
+    private func resolveTarget<R: APIRequest>(_ request: R, options: RequestOptions) throws -> (String, String, String) {
+        var rawPath = request.path
+        // A path written with its own query ("/search?q=x") keeps it; the fragment is never sent.
+        if let hash = rawPath.firstIndex(of: "#") { rawPath = String(rawPath[..<hash]) }
+        var ownQuery: String?
+        if let mark = rawPath.firstIndex(of: "?") {
+            ownQuery = PercentEncoding.encode(String(rawPath[rawPath.index(after: mark)...]), allowing: .query)
+            rawPath = String(rawPath[..<mark])
+        }
+        let expanded: String
+        do {
+            expanded = try PathTemplate.expand(rawPath, with: request.pathParameters)
+        } catch {
+            throw APIError.encodingFailed(request: RequestSummary(method: request.method.rawValue, url: rawPath), underlying: error)
+        }
+
+        var query = QueryEncoding.encode(request.query)
+        if options.includeBaseParameters, !encodedBaseParameters.isEmpty {
+            query = query.isEmpty ? encodedBaseParameters : query + "&" + encodedBaseParameters
+        }
+
+        if Self.hasScheme(expanded) {
+            let endpoint = try Endpoint(string: expanded)
+            let existing = [endpoint.query, ownQuery].compactMap { $0 }.joined(separator: "&")
+            return (endpoint.scheme, endpoint.authority,
+                    Self.target(path: endpoint.path, existingQuery: existing.isEmpty ? nil : existing, query: query))
+        }
+        let base = try self.base.get()
+        var path = base.pathForJoining
+        if expanded.hasPrefix("/") {
+            path += expanded
+        } else if !expanded.isEmpty {
+            path += "/" + expanded
+        }
+        let existing = [base.query, ownQuery].compactMap { $0 }.joined(separator: "&")
+        return (base.scheme, base.authority, Self.target(path: path, existingQuery: existing.isEmpty ? nil : existing, query: query))
+    }
+
+    /// Whether a path is an absolute URL (`scheme://…`).
+    static func hasScheme(_ path: String) -> Bool {
+        guard let colon = path.utf8.firstIndex(of: UInt8(ascii: ":")) else { return false }
+        let scheme = path.utf8[..<colon]
+        guard let first = scheme.first, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first | 0x20) else { return false }
+        let allowed = scheme.allSatisfy { byte in
+            let lower = byte | 0x20
+            return (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(lower) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+        }
+        return allowed && path.utf8[colon...].starts(with: "://".utf8)
+    }
+
+    private static func target(path: String, existingQuery: String?, query: String) -> String {
+        let path = path.isEmpty ? "/" : path
+        switch (existingQuery, query.isEmpty) {
+        case (nil, true): return path
+        case (nil, false): return path + "?" + query
+        case (let existing?, true): return path + "?" + existing
+        case (let existing?, false): return path + "?" + existing + "&" + query
+        }
+    }
+
+    /// The body as an `HTTPBody`, and its content type.
+    func encode(_ body: RequestBody) throws -> (HTTPBody, String?) {
+        switch body {
+        case .json(let value):
+            let data = try configuration.encoder.encode(value)
+            return (HTTPBody(data), "application/json")
+        case .data(let data, let contentType):
+            return (HTTPBody(data), contentType)
+        case .form(let pairs):
+            return (HTTPBody(FormEncoding.encode(pairs)), "application/x-www-form-urlencoded")
+        case .multipart(let form):
+            return (SegmentSequence(segments: form.segments(), chunkSize: 64 * 1024).makeBody(), form.contentType)
+        case .file(let url, let contentType):
+            _ = try FileChunks.size(of: url)
+            return (SegmentSequence(segments: [.file(url)], chunkSize: 64 * 1024).makeBody(), contentType)
+        case .stream(let stream, let contentType):
+            return (stream, contentType)
+        }
+    }
+}

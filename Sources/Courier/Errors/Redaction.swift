@@ -1,0 +1,63 @@
+import Foundation
+import HTTPTypes
+
+/// The rules Courier uses to keep secrets out of errors, logs and recordings.
+public enum Redaction {
+    /// The text that replaces a secret.
+    public static let placeholder = "<redacted>"
+
+    /// Header names whose values are always redacted.
+    public static let sensitiveHeaders: Set<HTTPField.Name> = [
+        .authorization, .proxyAuthorization, .cookie, .setCookie,
+        HTTPField.Name("X-Api-Key")!, HTTPField.Name("Api-Key")!, HTTPField.Name("X-Auth-Token")!,
+    ]
+
+    /// Substrings that mark a query parameter or header name as secret (compared lowercased).
+    public static let sensitiveNameFragments: [String] = [
+        "token", "secret", "password", "passwd", "api_key", "apikey", "api-key", "access_key",
+        "signature", "session", "credential",
+    ]
+
+    /// Whether a parameter or header name looks like it carries a secret.
+    public static func isSensitive(name: String) -> Bool {
+        let lower = name.lowercased()
+        return sensitiveNameFragments.contains { lower.contains($0) }
+    }
+
+    /// Whether a header's value must not be shown.
+    public static func isSensitive(header name: HTTPField.Name, extra: Set<HTTPField.Name> = []) -> Bool {
+        sensitiveHeaders.contains(name) || extra.contains(name) || isSensitive(name: name.canonicalName)
+    }
+
+    /// A request target (`/path?query`) with the values of sensitive query parameters redacted.
+    public static func redactQuery(inTarget target: String) -> String {
+        guard let q = target.firstIndex(of: "?") else { return target }
+        let path = target[..<q]
+        let query = target[target.index(after: q)...]
+        var parts: [Substring] = []
+        var changed = false
+        for item in query.split(separator: "&", omittingEmptySubsequences: false) {
+            if let eq = item.firstIndex(of: "="), isSensitive(name: String(item[..<eq]).removingPercentEncoding ?? String(item[..<eq])) {
+                parts.append(item[...eq] + placeholder)
+                changed = true
+            } else {
+                parts.append(item)
+            }
+        }
+        guard changed else { return target }
+        return path + "?" + parts.joined(separator: "&")
+    }
+
+    /// A copy of `fields` with sensitive values replaced by the placeholder.
+    public static func redact(_ fields: HTTPFields, extra: Set<HTTPField.Name> = []) -> HTTPFields {
+        var out = HTTPFields()
+        for field in fields {
+            if isSensitive(header: field.name, extra: extra) {
+                out.append(HTTPField(name: field.name, value: placeholder))
+            } else {
+                out.append(field)
+            }
+        }
+        return out
+    }
+}

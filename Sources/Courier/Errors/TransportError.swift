@@ -1,0 +1,50 @@
+/// A failure below HTTP, reported by a ``Transport`` in terms every transport shares, so that
+/// the client, the retry policy and your code can tell a timeout from a refused connection
+/// without knowing which transport is in use.
+public struct TransportError: Error, Sendable, CustomStringConvertible {
+    /// What kind of failure happened.
+    public struct Kind: Hashable, Sendable, CustomStringConvertible {
+        private let name: String
+        private init(_ name: String) { self.name = name }
+
+        /// The deadline or a timeout passed before the exchange completed.
+        public static let timeout = Kind("timeout")
+        /// No connection could be made (refused, unreachable, DNS failure).
+        public static let connectionFailed = Kind("connection failed")
+        /// The connection closed or reset before the response was complete.
+        public static let connectionLost = Kind("connection lost")
+        /// TLS failed: handshake, certificate validation or pinning.
+        public static let tls = Kind("TLS failure")
+        /// The exchange was cancelled.
+        public static let cancelled = Kind("cancelled")
+        /// The transport refused its configuration or the request (e.g. an unsupported option).
+        public static let invalidRequest = Kind("invalid request")
+        /// Anything else.
+        public static let other = Kind("transport failure")
+
+        public var description: String { name }
+    }
+
+    /// What kind of failure happened.
+    public var kind: Kind
+    /// A short human-readable explanation.
+    public var message: String
+    /// The transport's own error, when there is one.
+    public var underlying: (any Error)?
+    /// Whether the request's bytes may have reached the server. `false` means it is certainly
+    /// safe to retry any method (the connection was refused, for example).
+    public var requestMayHaveBeenSent: Bool
+
+    /// Creates a transport error.
+    public init(_ kind: Kind, _ message: String, underlying: (any Error)? = nil, requestMayHaveBeenSent: Bool = true) {
+        self.kind = kind
+        self.message = message
+        self.underlying = underlying
+        self.requestMayHaveBeenSent = requestMayHaveBeenSent
+    }
+
+    public var description: String {
+        if let underlying { return "\(kind): \(message) (\(underlying))" }
+        return "\(kind): \(message)"
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import OpenAPIRuntime
+
+/// A piece of a body that is produced when the body is sent: bytes in memory or a file.
+enum BodySegment: Sendable {
+    case bytes([UInt8])
+    case file(URL)
+
+    var length: Int? {
+        switch self {
+        case .bytes(let bytes): return bytes.count
+        case .file(let url): return try? FileChunks.size(of: url)
+        }
+    }
+}
+
+/// An async sequence of byte chunks read from segments. Each iteration starts afresh, so the
+/// body it backs can be sent again (retries, 307/308 redirects).
+struct SegmentSequence: AsyncSequence, Sendable {
+    typealias Element = ArraySlice<UInt8>
+    let segments: [BodySegment]
+    let chunkSize: Int
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var remaining: ArraySlice<BodySegment>
+        var file: FileChunks?
+        let chunkSize: Int
+
+        mutating func next() async throws -> ArraySlice<UInt8>? {
+            while true {
+                try Task.checkCancellation()
+                if var reader = file {
+                    if let chunk = try reader.next() { file = reader; return chunk[...] }
+                    file = nil
+                    continue
+                }
+                guard let segment = remaining.popFirst() else { return nil }
+                switch segment {
+                case .bytes(let bytes): if !bytes.isEmpty { return bytes[...] }
+                case .file(let url): file = try FileChunks(url: url, chunkSize: chunkSize)
+                }
+            }
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(remaining: segments[...], file: nil, chunkSize: chunkSize)
+    }
+
+    /// The segments as a replayable `HTTPBody` with a known length when every file's size is known.
+    func makeBody() -> HTTPBody {
+        var total = 0
+        var known = true
+        for segment in segments {
+            if let length = segment.length { total += length } else { known = false }
+        }
+        return HTTPBody(self, length: known ? .known(Int64(total)) : .unknown, iterationBehavior: .multiple)
+    }
+}
+
+/// Reads a file in fixed-size chunks. The handle is closed when the reader is done or dropped.
+struct FileChunks {
+    private final class Handle {
+        let handle: FileHandle
+        init(_ handle: FileHandle) { self.handle = handle }
+        deinit { try? handle.close() }
+    }
+    private let handle: Handle
+    private let chunkSize: Int
+
+    init(url: URL, chunkSize: Int) throws {
+        self.handle = Handle(try FileHandle(forReadingFrom: url))
+        self.chunkSize = chunkSize
+    }
+
+    mutating func next() throws -> [UInt8]? {
+        guard let data = try handle.handle.read(upToCount: chunkSize), !data.isEmpty else { return nil }
+        return Array(data)
+    }
+
+    /// The size of a regular file; throws when it does not exist or cannot be read.
+    static func size(of url: URL) throws -> Int {
+        let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+        return (attributes[.size] as? NSNumber)?.intValue ?? 0
+    }
+}

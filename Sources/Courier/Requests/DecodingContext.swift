@@ -1,0 +1,39 @@
+import Foundation
+import HTTPTypes
+
+/// What ``APIRequest/decode(_:body:context:)`` gets besides the response: the client's JSON
+/// decoder and a summary of the request, for error messages.
+public struct DecodingContext: Sendable {
+    /// The client's JSON decoder (``APIConfiguration/decoder``).
+    public var decoder: JSONDecoder
+    /// The request being decoded, for error messages.
+    public var request: RequestSummary
+
+    /// Creates a decoding context.
+    public init(decoder: JSONDecoder, request: RequestSummary) {
+        self.decoder = decoder
+        self.request = request
+    }
+
+    /// Decodes JSON, treating an empty body as `{}`-less: `Empty` and optionals accept it, other
+    /// types fail with a clear "body is empty" error.
+    public func decodeJSON<T: Decodable>(_ type: T.Type, from body: Data) throws -> T {
+        if T.self == Empty.self { return Empty() as! T }
+        if T.self == Data.self { return body as! T }
+        if T.self == String.self { return try decodeString(from: body) as! T }
+        do {
+            return try decoder.decode(T.self, from: body)
+        } catch {
+            throw APIError.decodingFailed(request: request, type: String(describing: T.self), underlying: error, body: body)
+        }
+    }
+
+    /// Decodes UTF-8 text; invalid UTF-8 is a decoding error, never silently replaced.
+    public func decodeString(from body: Data) throws -> String {
+        guard let text = String(data: body, encoding: .utf8) else {
+            let error = DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "The body is not valid UTF-8"))
+            throw APIError.decodingFailed(request: request, type: "String", underlying: error, body: body)
+        }
+        return text
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+
+/// A `multipart/form-data` body (RFC 7578): fields and files, each with its own name, file name
+/// and content type.
+///
+/// Files are streamed from disk when the body is sent, never loaded whole; the total length is
+/// computed up front so `Content-Length` is set. The boundary is random unless you pass one.
+///
+/// ```swift
+/// var form = MultipartForm()
+/// form.append("Ada", name: "name")
+/// form.append(jpegData, name: "avatar", fileName: "me.jpg", contentType: "image/jpeg")
+/// try form.appendFile(at: videoURL, name: "video")        // type inferred from the extension
+/// let request = Request<Upload>(method: .post, path: "/upload", body: .multipart(form))
+/// ```
+public struct MultipartForm: Sendable {
+    /// One part of the form.
+    public struct Part: Sendable {
+        /// Where a part's bytes come from.
+        public enum Content: Sendable {
+            /// Bytes in memory.
+            case data(Data)
+            /// A file, read in chunks when the body is sent.
+            case file(URL)
+        }
+
+        /// The form field name (`name=` in `Content-Disposition`).
+        public var name: String
+        /// The file name (`filename=`), for file parts.
+        public var fileName: String?
+        /// The part's `Content-Type`, if any.
+        public var contentType: String?
+        /// The bytes.
+        public var content: Content
+
+        /// Creates a part.
+        public init(name: String, fileName: String? = nil, contentType: String? = nil, content: Content) {
+            self.name = name
+            self.fileName = fileName
+            self.contentType = contentType
+            self.content = content
+        }
+    }
+
+    /// The boundary between parts.
+    public let boundary: String
+    /// The parts, in order.
+    public private(set) var parts: [Part] = []
+
+    /// Creates an empty form with a random boundary (or the one given, for reproducible tests).
+    public init(boundary: String? = nil) {
+        self.boundary = boundary ?? "courier-" + (0..<4).map { _ in String(UInt32.random(in: .min ... .max), radix: 16) }.joined()
+    }
+
+    /// The `Content-Type` header value: `multipart/form-data; boundary=…`.
+    public var contentType: String { "multipart/form-data; boundary=\(boundary)" }
+
+    /// Adds a text field.
+    public mutating func append(_ value: String, name: String) {
+        parts.append(Part(name: name, content: .data(Data(value.utf8))))
+    }
+
+    /// Adds bytes as a file part. The content type is inferred from `fileName` or the bytes when
+    /// not given.
+    public mutating func append(_ data: Data, name: String, fileName: String? = nil, contentType: String? = nil) {
+        let type = contentType ?? MIMEType.infer(fileName: fileName, data: data)
+        parts.append(Part(name: name, fileName: fileName ?? name, contentType: type, content: .data(data)))
+    }
+
+    /// Adds a file part streamed from disk. Throws if the file cannot be read.
+    public mutating func appendFile(at url: URL, name: String, fileName: String? = nil, contentType: String? = nil) throws {
+        _ = try FileChunks.size(of: url)
+        let type = contentType ?? MIMEType.infer(fileName: url.lastPathComponent)
+        parts.append(Part(name: name, fileName: fileName ?? url.lastPathComponent, contentType: type, content: .file(url)))
+    }
+
+    /// Adds a part as it is.
+    public mutating func append(_ part: Part) { parts.append(part) }
+
+    /// The body as ordered segments (headers, bytes and files), for streaming.
+    func segments() -> [BodySegment] {
+        var segments: [BodySegment] = []
+        for part in parts {
+            var head = "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(Self.escape(part.name))\""
+            if let fileName = part.fileName { head += "; filename=\"\(Self.escape(fileName))\"" }
+            head += "\r\n"
+            if let type = part.contentType { head += "Content-Type: \(Self.stripLineBreaks(type))\r\n" }
+            head += "\r\n"
+            segments.append(.bytes(Array(head.utf8)))
+            switch part.content {
+            case .data(let data): segments.append(.bytes(Array(data)))
+            case .file(let url): segments.append(.file(url))
+            }
+            segments.append(.bytes(Array("\r\n".utf8)))
+        }
+        segments.append(.bytes(Array("--\(boundary)--\r\n".utf8)))
+        return segments
+    }
+
+    /// Quotes a name for `Content-Disposition` (RFC 7578 §4.2: `"` and CR/LF are percent-encoded).
+    static func escape(_ value: String) -> String {
+        var out = ""
+        out.reserveCapacity(value.utf8.count)
+        for ch in value.unicodeScalars {
+            switch ch {
+            case "\"": out += "%22"
+            case "\r": out += "%0D"
+            case "\n": out += "%0A"
+            default: out.unicodeScalars.append(ch)
+            }
+        }
+        return out
+    }
+
+    static func stripLineBreaks(_ value: String) -> String {
+        String(value.unicodeScalars.filter { $0 != "\r" && $0 != "\n" && $0 != "\0" })
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import HTTPTypes
+
+/// A request as a value: the same thing as an ``APIRequest`` struct, built inline.
+///
+/// ```swift
+/// let request = Request<[User]>(path: "/users", query: [.init(name: "page", value: "2")])
+/// let users = try await client.send(request)
+///
+/// let created = try await client.send(
+///     Request<User>(method: .post, path: "/users", body: .json(NewUser(name: "Ada"))))
+///
+/// let avatar = Request<Data>(path: "/users/{id}/avatar", pathParameters: ["id": id])
+///     .header("X-Trace", traceID)     // refused at send time if it holds CR or LF
+/// ```
+public struct Request<Response: Sendable>: APIRequest {
+    /// The function that turns a response into a value.
+    public typealias Decoder = @Sendable (HTTPResponse, Data, DecodingContext) throws -> Response
+
+    public var method: HTTPRequest.Method
+    public var path: String
+    public var pathParameters: [String: String]
+    public var query: [URLQueryItem]
+    public var headers: HTTPFields
+    public var body: RequestBody?
+    public var options: RequestOptions
+    private let decoder: Decoder
+
+    /// Creates a request whose response is decoded by `decode`.
+    public init(
+        method: HTTPRequest.Method = .get,
+        path: String,
+        pathParameters: [String: String] = [:],
+        query: [URLQueryItem] = [],
+        headers: HTTPFields = [:],
+        body: RequestBody? = nil,
+        options: RequestOptions = RequestOptions(),
+        decode: @escaping Decoder
+    ) {
+        self.method = method
+        self.path = path
+        self.pathParameters = pathParameters
+        self.query = query
+        self.headers = headers
+        self.body = body
+        self.options = options
+        self.decoder = decode
+    }
+
+    public func decode(_ response: HTTPResponse, body: Data, context: DecodingContext) throws -> Response {
+        try decoder(response, body, context)
+    }
+
+    /// A copy with a header added; a name that is not a valid token or a value with CR, LF or
+    /// NUL makes the request fail with ``APIError/encodingFailed(request:underlying:)`` when sent.
+    public func header(_ name: String, _ value: String) -> Request {
+        var copy = self
+        do {
+            let field = try HeaderValidation.field(name: name, value: value)
+            copy.headers.append(field)
+        } catch {
+            copy.options.pendingEncodingError = error
+        }
+        return copy
+    }
+
+    /// A copy with a query item added (`nil` values are left out when sent).
+    public func query(_ name: String, _ value: String?) -> Request {
+        var copy = self
+        copy.query.append(URLQueryItem(name: name, value: value))
+        return copy
+    }
+
+    /// A copy with different options.
+    public func options(_ update: (inout RequestOptions) -> Void) -> Request {
+        var copy = self
+        update(&copy.options)
+        return copy
+    }
+}
+
+extension Request where Response: Decodable {
+    /// Creates a request whose response is decoded from JSON with the client's decoder.
+    public init(
+        method: HTTPRequest.Method = .get, path: String, pathParameters: [String: String] = [:],
+        query: [URLQueryItem] = [], headers: HTTPFields = [:], body: RequestBody? = nil,
+        options: RequestOptions = RequestOptions()
+    ) {
+        self.init(method: method, path: path, pathParameters: pathParameters, query: query, headers: headers,
+                  body: body, options: options) { _, data, context in try context.decodeJSON(Response.self, from: data) }
+    }
+}
+
+extension Request where Response == Void {
+    /// Creates a request whose body is ignored.
+    public init(
+        method: HTTPRequest.Method = .get, path: String, pathParameters: [String: String] = [:],
+        query: [URLQueryItem] = [], headers: HTTPFields = [:], body: RequestBody? = nil,
+        options: RequestOptions = RequestOptions()
+    ) {
+        self.init(method: method, path: path, pathParameters: pathParameters, query: query, headers: headers,
+                  body: body, options: options) { _, _, _ in () }
+    }
+}
+
+extension RequestOptions {
+    private enum PendingEncodingErrorKey: RequestOptionKey {
+        static var defaultValue: (any Error)? { nil }
+    }
+
+    /// An input error found while the request was built (e.g. a header with CR/LF), thrown when
+    /// the request is sent. Builders set it instead of throwing so they can stay chainable.
+    package var pendingEncodingError: (any Error)? {
+        get { self[PendingEncodingErrorKey.self] }
+        set { self[PendingEncodingErrorKey.self] = newValue }
+    }
+}

@@ -1,0 +1,93 @@
+/// Per-request settings that change how Courier sends one request.
+///
+/// Every property is optional or has a neutral default, so `RequestOptions()` means "use the
+/// client's configuration". Middleware can carry settings of their own through
+/// ``RequestOptionKey`` subscripts.
+///
+/// ```swift
+/// var options: RequestOptions {
+///     RequestOptions(timeout: .seconds(5), retry: .always, authentication: .none)
+/// }
+/// ```
+public struct RequestOptions: Sendable {
+    /// Whether a request may be retried by ``RetryMiddleware``-like middleware.
+    public enum RetryBehavior: Sendable, Hashable {
+        /// Retry only idempotent methods (GET, HEAD, OPTIONS, PUT, DELETE, TRACE), or any method
+        /// that carries an `Idempotency-Key` header.
+        case automatic
+        /// The caller says this request is safe to retry, whatever its method.
+        case always
+        /// Never retry this request.
+        case never
+    }
+
+    /// Whether authentication middleware should authenticate this request.
+    public enum Authentication: Sendable, Hashable {
+        /// Authenticate as the client is configured to.
+        case automatic
+        /// Send this request without credentials (login, public endpoints).
+        case none
+    }
+
+    /// A name for logs, metrics and traces. Default: the request type's name.
+    public var operationName: String?
+    /// The total time allowed for the exchange, redirects and body included. Default: the
+    /// client's ``APIConfiguration/timeout``.
+    public var timeout: Duration?
+    /// Whether the request may be retried. Default: ``RetryBehavior/automatic``.
+    public var retry: RetryBehavior
+    /// Whether to authenticate. Default: ``Authentication/automatic``.
+    public var authentication: Authentication
+    /// Whether the client's base parameters are added. Default: `true`.
+    public var includeBaseParameters: Bool
+    /// The largest response body accepted, in bytes. Default: the client's
+    /// ``APIConfiguration/maxResponseSize``.
+    public var maxResponseSize: Int?
+    /// Status codes that count as success. Default: the client's
+    /// ``APIConfiguration/acceptableStatusCodes``.
+    public var acceptableStatusCodes: Set<Int>?
+    /// How redirects are followed. Default: the client's ``APIConfiguration/redirectPolicy``.
+    public var redirectPolicy: RedirectPolicy?
+
+    private var extras: [ObjectIdentifier: any Sendable] = [:]
+
+    /// Creates options; every argument defaults to "as the client is configured".
+    public init(
+        operationName: String? = nil,
+        timeout: Duration? = nil,
+        retry: RetryBehavior = .automatic,
+        authentication: Authentication = .automatic,
+        includeBaseParameters: Bool = true,
+        maxResponseSize: Int? = nil,
+        acceptableStatusCodes: Set<Int>? = nil,
+        redirectPolicy: RedirectPolicy? = nil
+    ) {
+        self.operationName = operationName
+        self.timeout = timeout
+        self.retry = retry
+        self.authentication = authentication
+        self.includeBaseParameters = includeBaseParameters
+        self.maxResponseSize = maxResponseSize
+        self.acceptableStatusCodes = acceptableStatusCodes
+        self.redirectPolicy = redirectPolicy
+    }
+
+    /// A setting of your own (or of a middleware), keyed by type.
+    public subscript<Key: RequestOptionKey>(key: Key.Type) -> Key.Value {
+        get { extras[ObjectIdentifier(key)] as? Key.Value ?? Key.defaultValue }
+        set { extras[ObjectIdentifier(key)] = newValue }
+    }
+}
+
+/// A key for a custom setting in ``RequestOptions``.
+///
+/// ```swift
+/// enum CacheKey: RequestOptionKey { static let defaultValue = false }
+/// options[CacheKey.self] = true
+/// ```
+public protocol RequestOptionKey {
+    /// The type of the setting.
+    associatedtype Value: Sendable
+    /// The value when the request does not set one.
+    static var defaultValue: Value { get }
+}

@@ -1,0 +1,129 @@
+import Courier
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+/// A transport that answers from stubs instead of the network, and records every request.
+///
+/// ```swift
+/// let stub = StubTransport()
+/// stub.on(.get, "/users/{id}", .json(User(id: 1, name: "Ada")))
+/// stub.on(.post, "/users", .status(201))
+/// stub.on(.get, "/flaky", [.status(503), .json(#"{"ok":true}"#)])   // one after the other
+/// let client = APIClient(configuration: .init(baseURL: url), transport: stub)
+/// ...
+/// #expect(stub.requests.last?.path == "/users/1")
+/// ```
+///
+/// The most recently added matching stub wins, so a test can override a default. A request
+/// that matches no stub fails with ``UnmatchedRequest``, naming the request. Patterns match the
+/// request's path, or its path relative to the base URL's path.
+public final class StubTransport: Transport {
+    /// A request no stub matched.
+    public struct UnmatchedRequest: Error, Sendable, CustomStringConvertible {
+        /// The method and URL.
+        public var request: String
+        public var description: String { "StubTransport: no stub matches \(request)" }
+    }
+
+    /// A fixture file that could not be read.
+    public struct FixtureError: Error, Sendable, CustomStringConvertible {
+        /// The file's path.
+        public var path: String
+        /// Why it could not be read.
+        public var underlying: String
+        public var description: String { "StubTransport: cannot read fixture '\(path)': \(underlying)" }
+    }
+
+    /// Builds a response from the request, for stubs that depend on what was sent.
+    public typealias Handler = @Sendable (RecordedRequest) async throws -> StubResponse
+
+    private struct Stub: Sendable {
+        var method: HTTPRequest.Method?
+        var pattern: PathPattern
+        var handler: Handler
+    }
+
+    private struct State {
+        var stubs: [Stub] = []
+        var requests: [RecordedRequest] = []
+    }
+
+    private let state = Locked(State())
+
+    /// Creates a transport with no stubs.
+    public init() {}
+
+    /// Answers requests matching `method` (any method when `nil`) and `pattern` with `response`.
+    public func on(_ method: HTTPRequest.Method?, _ pattern: PathPattern, _ response: StubResponse) {
+        on(method, pattern) { _ in response }
+    }
+
+    /// Answers matching requests with `responses` one after the other; the last one repeats.
+    public func on(_ method: HTTPRequest.Method?, _ pattern: PathPattern, _ responses: [StubResponse]) {
+        precondition(!responses.isEmpty, "StubTransport.on needs at least one response")
+        let next = Locked(0)
+        on(method, pattern) { _ in
+            let index = next.withLock { index in defer { index += 1 }; return index }
+            return responses[min(index, responses.count - 1)]
+        }
+    }
+
+    /// Answers matching requests with whatever `handler` returns.
+    public func on(_ method: HTTPRequest.Method?, _ pattern: PathPattern, handler: @escaping Handler) {
+        state.withLock { $0.stubs.append(Stub(method: method, pattern: pattern, handler: handler)) }
+    }
+
+    /// Removes every stub and recorded request.
+    public func reset() {
+        state.withLock { $0 = State() }
+    }
+
+    /// Every request received, in order.
+    public var requests: [RecordedRequest] { state.withLock { $0.requests } }
+
+    /// The requests whose path matches `pattern`.
+    public func requests(matching pattern: PathPattern) -> [RecordedRequest] {
+        requests.filter { pattern.matches($0.path) }
+    }
+
+    public func send(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
+        var bytes = Data()
+        if let body {
+            for try await chunk in body { bytes.append(contentsOf: chunk) }
+        }
+        let recorded = RecordedRequest(request: request, body: bytes, operationName: context.operationName, attempt: context.attempt)
+        let basePath = context.baseURL.path
+        let stub = state.withLock { state -> Stub? in
+            state.requests.append(recorded)
+            return state.stubs.last { stub in
+                (stub.method == nil || stub.method == request.method)
+                    && (stub.pattern.matches(recorded.path) || Self.relative(recorded.path, to: basePath).map(stub.pattern.matches) == true)
+            }
+        }
+        guard let stub else { throw UnmatchedRequest(request: "\(request.method) \(recorded.url)") }
+        let response = try await stub.handler(recorded)
+        if let delay = response.delay {
+            let remaining = context.remainingTime
+            if delay > remaining {
+                try await Task.sleep(for: remaining)
+                throw TransportError(.timeout, "no response before the deadline (stub delay \(delay))")
+            }
+            try await Task.sleep(for: delay)
+        }
+        if let error = response.error { throw error }
+        var head = HTTPResponse(status: .init(code: response.status))
+        head.headerFields = response.headers
+        if head.headerFields[.contentLength] == nil { head.headerFields[.contentLength] = String(response.body.count) }
+        let responseBody = request.method == .head ? nil : HTTPBody(response.body)
+        return (head, responseBody)
+    }
+
+    private static func relative(_ path: String, to base: String) -> String? {
+        var base = Substring(base)
+        while base.hasSuffix("/") { base = base.dropLast() }
+        guard !base.isEmpty, path.hasPrefix(base) else { return nil }
+        let rest = path.dropFirst(base.count)
+        return rest.isEmpty ? "/" : (rest.hasPrefix("/") ? String(rest) : nil)
+    }
+}
