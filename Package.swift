@@ -11,6 +11,9 @@ let package = Package(
         .library(name: "CourierAsyncHTTPClient", targets: ["CourierAsyncHTTPClient"]),
         .library(name: "CourierTesting", targets: ["CourierTesting"]),
         .library(name: "CourierMacros", targets: ["CourierMacros"]),
+        .library(name: "CourierSigning", targets: ["CourierSigning"]),
+        .library(name: "CourierMetrics", targets: ["CourierMetrics"]),
+        .library(name: "CourierTracing", targets: ["CourierTracing"]),
         .executable(name: "courier-demo", targets: ["CourierDemo"]),
         .executable(name: "courier-bench", targets: ["CourierBench"]),
     ],
@@ -20,10 +23,15 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
         .package(url: "https://github.com/pointfreeco/swift-macro-testing", from: "0.7.0"),
+        .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
     ],
     targets: [
         // MARK: Core — depends only on swift-http-types, swift-openapi-runtime and swift-log.
@@ -51,7 +59,17 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
             ]
+        ),
+
+        // MARK: Middleware with dependencies of their own (one product each, so the core stays light)
+        .target(name: "CourierSigning", dependencies: ["Courier", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "CourierMetrics", dependencies: ["Courier", .product(name: "Metrics", package: "swift-metrics")]),
+        .target(
+            name: "CourierTracing",
+            dependencies: ["Courier", .product(name: "Tracing", package: "swift-distributed-tracing")]
         ),
 
         // MARK: Testing kit
@@ -67,7 +85,13 @@ let package = Package(
                 .product(name: "SwiftDiagnostics", package: "swift-syntax"),
             ]
         ),
-        .target(name: "CourierMacros", dependencies: ["Courier", "CourierMacrosPlugin"]),
+        .target(
+            name: "CourierMacros",
+            dependencies: [
+                "Courier", "CourierMacrosPlugin",
+                .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+            ]
+        ),
 
         // MARK: Executables
         .executableTarget(
@@ -96,7 +120,22 @@ let package = Package(
             ],
             path: "Tests/CourierTestServer"
         ),
-        .testTarget(name: "CourierTests", dependencies: ["Courier", "CourierTesting"]),
+        .testTarget(
+            name: "CourierTests",
+            dependencies: ["Courier", "CourierTesting", .product(name: "InMemoryLogging", package: "swift-log")]
+        ),
+        .testTarget(name: "CourierSigningTests", dependencies: ["CourierSigning", "CourierTesting"]),
+        .testTarget(
+            name: "CourierMetricsTests",
+            dependencies: ["CourierMetrics", "CourierTesting", .product(name: "MetricsTestKit", package: "swift-metrics")]
+        ),
+        .testTarget(
+            name: "CourierTracingTests",
+            dependencies: [
+                "CourierTracing", "CourierTesting",
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+            ]
+        ),
         .testTarget(
             name: "CourierIntegrationTests",
             dependencies: [

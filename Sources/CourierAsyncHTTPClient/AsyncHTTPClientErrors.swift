@@ -1,0 +1,41 @@
+import AsyncHTTPClient
+import Courier
+import NIOCore
+import NIOHTTPCompression
+import NIOPosix
+
+/// Maps AsyncHTTPClient and SwiftNIO errors to ``TransportError`` kinds.
+enum AsyncHTTPClientErrors {
+    static func map(_ error: any Error) -> any Error {
+        if error is CancellationError { return error }
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .deadlineExceeded, .readTimeout, .writeTimeout, .connectTimeout, .tlsHandshakeTimeout,
+                 .getConnectionFromPoolTimeout, .httpProxyHandshakeTimeout, .socksHandshakeTimeout:
+                return TransportError(.timeout, "\(error)", underlying: error,
+                                      requestMayHaveBeenSent: error != .connectTimeout && error != .getConnectionFromPoolTimeout && error != .tlsHandshakeTimeout)
+            case .cancelled, .requestStreamCancelled:
+                return TransportError(.cancelled, "the request was cancelled", underlying: error)
+            case .remoteConnectionClosed:
+                return TransportError(.connectionLost, "the server closed the connection before the response was complete", underlying: error)
+            case .invalidURL, .emptyHost, .emptyScheme:
+                return TransportError(.invalidRequest, "\(error)", underlying: error, requestMayHaveBeenSent: false)
+            default:
+                return TransportError(.other, "\(error)", underlying: error)
+            }
+        }
+        if error is NIOHTTPDecompression.DecompressionError {
+            return TransportError(.other, "the compressed response exceeds the decompression limit", underlying: error)
+        }
+        if let error = error as? NIOConnectionError {
+            return TransportError(.connectionFailed, "could not connect to \(error.host):\(error.port)", underlying: error, requestMayHaveBeenSent: false)
+        }
+        if let error = error as? IOError {
+            return TransportError(.connectionLost, "I/O error: \(error)", underlying: error)
+        }
+        if error is ChannelError {
+            return TransportError(.connectionLost, "\(error)", underlying: error)
+        }
+        return TransportError(.other, "\(error)", underlying: error)
+    }
+}

@@ -1,0 +1,99 @@
+import AsyncHTTPClient
+import Courier
+import Foundation
+import HTTPTypes
+import NIOCore
+import NIOHTTP1
+import OpenAPIRuntime
+
+/// A ``Courier/Transport`` over AsyncHTTPClient: the fast path on Linux, with connection
+/// pooling, HTTP/2, streaming request and response bodies, and per-request deadlines.
+///
+/// ```swift
+/// let client = APIClient(
+///     configuration: APIConfiguration(baseURL: URL(string: "https://api.example.com")!),
+///     transport: AsyncHTTPClientTransport()
+/// )
+/// ```
+///
+/// By default the transport uses one process-wide `HTTPClient` configured for Courier
+/// (redirects disabled — Courier follows them itself —, gzip/deflate decompression with a ratio
+/// limit). Pass your own `HTTPClient` to control pools, TLS or proxies; configure it with
+/// ``AsyncHTTPClientTransport/recommendedConfiguration()`` so redirects stay with Courier.
+/// You own a client you pass in: shut it down when you are done with it.
+public struct AsyncHTTPClientTransport: Transport {
+    /// The client requests go through.
+    public let client: HTTPClient
+    /// Whether the transport asks for compressed responses (`Accept-Encoding: gzip, deflate`)
+    /// when the request does not say otherwise. Only useful when the client decompresses.
+    public var requestsCompression: Bool
+
+    /// Creates a transport over the shared Courier-configured client, or over `client`.
+    public init(client: HTTPClient? = nil, requestsCompression: Bool? = nil) {
+        self.client = client ?? SharedHTTPClient.client
+        self.requestsCompression = requestsCompression ?? (client == nil)
+    }
+
+    /// A configuration suited to Courier: no redirects (Courier follows them with its own
+    /// credential rules), decompression on with a ratio limit against zip bombs, a connect timeout.
+    public static func recommendedConfiguration() -> HTTPClient.Configuration {
+        var configuration = HTTPClient.Configuration(
+            redirectConfiguration: .disallow,
+            timeout: .init(connect: .seconds(10), read: .seconds(60)),
+            decompression: .enabled(limit: .ratio(100))
+        )
+        configuration.httpVersion = .automatic
+        return configuration
+    }
+
+    public func send(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
+        var outgoing = HTTPClientRequest(url: "\(request.scheme ?? "https")://\(request.authority ?? "")\(request.path ?? "/")")
+        outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
+        outgoing.headers = HTTPHeaders(request.headerFields.map { ($0.name.rawName, $0.value) })
+        if requestsCompression, request.headerFields[.acceptEncoding] == nil {
+            outgoing.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
+        }
+        if let body {
+            let length: HTTPClientRequest.Body.Length
+            switch body.length {
+            case .known(let count): length = .known(count)
+            case .unknown: length = .unknown
+            }
+            outgoing.body = .stream(ByteBufferSequence(body: body), length: length)
+        }
+
+        let remaining = context.remainingTime.components
+        let nanoseconds = remaining.seconds * 1_000_000_000 + remaining.attoseconds / 1_000_000_000
+        let deadline = NIODeadline.now() + .nanoseconds(max(0, nanoseconds))
+
+        let response: HTTPClientResponse
+        do {
+            response = try await client.execute(outgoing, deadline: deadline, logger: nil)
+        } catch {
+            throw AsyncHTTPClientErrors.map(error)
+        }
+
+        var head = HTTPResponse(status: .init(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase))
+        var fields = HTTPFields()
+        fields.reserveCapacity(response.headers.count)
+        for (name, value) in response.headers {
+            if let fieldName = HTTPField.Name(name) { fields.append(HTTPField(name: fieldName, value: value)) }
+        }
+        head.headerFields = fields
+
+        if request.method == .head || response.status.code == 204 || response.status.code == 304 {
+            return (head, nil)
+        }
+        var bodyLength = HTTPBody.Length.unknown
+        if fields[.contentEncoding] == nil, let value = fields[.contentLength], let count = Int64(value) {
+            bodyLength = .known(count)
+        }
+        return (head, HTTPBody(ResponseBodySequence(body: response.body), length: bodyLength, iterationBehavior: .single))
+    }
+}
+
+/// The process-wide client used when none is given. Created on first use; never shut down
+/// (like `HTTPClient.shared`), so it is safe to use from anywhere at any time.
+enum SharedHTTPClient {
+    static let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: AsyncHTTPClientTransport.recommendedConfiguration())
+}

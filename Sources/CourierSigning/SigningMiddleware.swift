@@ -1,0 +1,2 @@
+// Placeholder until SigningMiddleware lands (issue 3).
+import Courier

@@ -1,0 +1,170 @@
+import Courier
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The life of one `URLSessionDataTask`, as a small state machine: waiting for the head →
+/// streaming the body → finished. Events come from the session's delegate queue, cancellation
+/// from any thread; every transition happens under one lock and continuations are resumed
+/// outside it.
+final class TaskHandler: Sendable {
+    enum CancelReason: Sendable { case cancelled, timeout }
+
+    private enum State {
+        case idle
+        case waitingForHead(CheckedContinuation<(HTTPResponse, HTTPBody?), any Error>)
+        case streaming(AsyncThrowingStream<ArraySlice<UInt8>, any Error>.Continuation)
+        case finished
+    }
+
+    private struct Box {
+        var state: State = .idle
+        var cancelReason: CancelReason?
+        var completedNormally = false
+        var watchdog: DispatchWorkItem?
+    }
+
+    private let box = Locked(Box())
+    private let task: URLSessionDataTask
+    private let isHead: Bool
+
+    init(task: URLSessionDataTask, isHead: Bool) {
+        self.task = task
+        self.isHead = isHead
+    }
+
+    func start(continuation: CheckedContinuation<(HTTPResponse, HTTPBody?), any Error>, deadline: ContinuousClock.Instant) {
+        let alreadyCancelled = box.withLock { box -> Bool in
+            if box.cancelReason != nil { return true }
+            box.state = .waitingForHead(continuation)
+            let item = DispatchWorkItem { [weak self] in self?.cancel(reason: .timeout) }
+            box.watchdog = item
+            return false
+        }
+        if alreadyCancelled {
+            continuation.resume(throwing: CancellationError())
+            return
+        }
+        let delay = ContinuousClock.now.duration(to: deadline)
+        let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
+        if let item = box.withLock({ $0.watchdog }) {
+            DispatchQueue.global().asyncAfter(deadline: .now() + max(0, seconds), execute: item)
+        }
+        task.resume()
+    }
+
+    func cancel(reason: CancelReason) {
+        let first = box.withLock { box -> Bool in
+            guard box.cancelReason == nil, !box.completedNormally else { return false }
+            if case .finished = box.state { return false }
+            box.cancelReason = reason
+            return true
+        }
+        if first { task.cancel() }
+    }
+
+    func didReceive(response: URLResponse) {
+        let head = Self.head(from: response)
+        var streamContinuation: AsyncThrowingStream<ArraySlice<UInt8>, any Error>.Continuation!
+        let stream = AsyncThrowingStream<ArraySlice<UInt8>, any Error> { streamContinuation = $0 }
+        streamContinuation.onTermination = { [weak self] termination in
+            if case .cancelled = termination { self?.cancel(reason: .cancelled) }
+        }
+        let waiting = box.withLock { box -> CheckedContinuation<(HTTPResponse, HTTPBody?), any Error>? in
+            guard case .waitingForHead(let continuation) = box.state else { return nil }
+            box.state = .streaming(streamContinuation)
+            return continuation
+        }
+        guard let waiting else { return }
+        let body = isHead ? nil : HTTPBody(StreamedBody(stream: stream, handler: self), length: .unknown, iterationBehavior: .single)
+        waiting.resume(returning: (head, body))
+    }
+
+    func didReceive(data: Data) {
+        let continuation = box.withLock { box -> AsyncThrowingStream<ArraySlice<UInt8>, any Error>.Continuation? in
+            if case .streaming(let continuation) = box.state { return continuation }
+            return nil
+        }
+        continuation?.yield(ArraySlice(data))
+    }
+
+    func didComplete(error: (any Error)?) {
+        let (state, reason) = box.withLock { box -> (State, CancelReason?) in
+            let state = box.state
+            box.state = .finished
+            box.watchdog?.cancel()
+            box.watchdog = nil
+            if error == nil { box.completedNormally = true }
+            return (state, box.cancelReason)
+        }
+        let mapped: (any Error)? = error.map { Self.map($0, reason: reason) }
+        switch state {
+        case .waitingForHead(let continuation):
+            continuation.resume(throwing: mapped ?? TransportError(.other, "the task completed without a response"))
+        case .streaming(let continuation):
+            if let mapped { continuation.finish(throwing: mapped) } else { continuation.finish() }
+        case .idle, .finished:
+            break
+        }
+    }
+
+    /// Whether the task finished with the whole body received.
+    var completedNormally: Bool { box.withLock { $0.completedNormally } }
+
+    private static func head(from response: URLResponse) -> HTTPResponse {
+        guard let http = response as? HTTPURLResponse else { return HTTPResponse(status: .ok) }
+        var head = HTTPResponse(status: .init(code: http.statusCode))
+        var fields = HTTPFields()
+        for (key, value) in http.allHeaderFields {
+            guard let key = key as? String, let name = HTTPField.Name(key) else { continue }
+            fields.append(HTTPField(name: name, value: "\(value)"))
+        }
+        head.headerFields = fields
+        return head
+    }
+
+    static func map(_ error: any Error, reason: CancelReason?) -> any Error {
+        if reason == .timeout { return TransportError(.timeout, "the deadline passed", underlying: error) }
+        if reason == .cancelled { return CancellationError() }
+        guard let urlError = error as? URLError else { return TransportError(.other, "\(error)", underlying: error) }
+        switch urlError.code {
+        case .timedOut:
+            return TransportError(.timeout, "timed out", underlying: error)
+        case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet:
+            return TransportError(.connectionFailed, urlError.localizedDescription, underlying: error, requestMayHaveBeenSent: false)
+        case .networkConnectionLost:
+            return TransportError(.connectionLost, "the connection was lost", underlying: error)
+        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
+             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
+            return TransportError(.tls, urlError.localizedDescription, underlying: error)
+        case .cancelled:
+            return TransportError(.cancelled, "cancelled", underlying: error)
+        default:
+            return TransportError(.other, urlError.localizedDescription, underlying: error)
+        }
+    }
+}
+
+/// The response body: chunks from the task, and an error — never a silent end — when the task
+/// did not complete normally (cancellation of the reader, a lost connection).
+struct StreamedBody: AsyncSequence, Sendable {
+    typealias Element = ArraySlice<UInt8>
+    let stream: AsyncThrowingStream<ArraySlice<UInt8>, any Error>
+    let handler: TaskHandler
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var base: AsyncThrowingStream<ArraySlice<UInt8>, any Error>.AsyncIterator
+        let handler: TaskHandler
+        mutating func next() async throws -> ArraySlice<UInt8>? {
+            if let chunk = try await base.next() { return chunk }
+            if handler.completedNormally { return nil }
+            try Task.checkCancellation()
+            throw TransportError(.connectionLost, "the body ended before the transfer completed")
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: stream.makeAsyncIterator(), handler: handler) }
+}

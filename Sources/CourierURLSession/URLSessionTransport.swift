@@ -1,0 +1,91 @@
+import Courier
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A ``Courier/Transport`` over `URLSession`, on Apple platforms and on Linux
+/// (FoundationNetworking).
+///
+/// ```swift
+/// let client = APIClient(
+///     configuration: APIConfiguration(baseURL: URL(string: "https://api.example.com")!),
+///     transport: URLSessionTransport()
+/// )
+/// ```
+///
+/// The transport keeps one session for its whole life, streams response bodies to Courier as
+/// they arrive, refuses the session's own redirects (Courier follows them with its credential
+/// rules), and cancels the task when the Swift task is cancelled, when the deadline passes, or
+/// when Courier stops reading the body (size limit).
+///
+/// Request bodies are gathered in memory before sending (FoundationNetworking has no async
+/// streaming upload); use `AsyncHTTPClientTransport` to stream large uploads. On Linux, libcurl
+/// inflates compressed responses before Courier sees them, so the response size limit counts
+/// decoded bytes but cannot bound libcurl's own buffer: prefer `AsyncHTTPClientTransport` for
+/// untrusted servers.
+public final class URLSessionTransport: Transport {
+    /// The session requests go through.
+    public let session: URLSession
+    /// The largest request body gathered for upload, in bytes (default 100 MiB).
+    public let maxRequestBodySize: Int
+    private let delegate: SessionDelegate
+
+    /// Creates a transport with its own session built from `configuration`.
+    public init(configuration: URLSessionConfiguration = URLSessionTransport.defaultConfiguration(), maxRequestBodySize: Int = 100 * 1024 * 1024) {
+        let delegate = SessionDelegate()
+        let queue = OperationQueue()
+        queue.name = "courier.urlsession.delegate"
+        queue.maxConcurrentOperationCount = 1
+        self.delegate = delegate
+        self.session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
+        self.maxRequestBodySize = maxRequestBodySize
+    }
+
+    deinit {
+        session.finishTasksAndInvalidate()
+    }
+
+    /// A session configuration for Courier: no URL cache (responses are the server's), cookies
+    /// left to the caller.
+    public static func defaultConfiguration() -> URLSessionConfiguration {
+        let configuration = URLSessionConfiguration.default
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.httpMaximumConnectionsPerHost = 64
+        return configuration
+    }
+
+    public func send(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
+        let urlString = "\(request.scheme ?? "https")://\(request.authority ?? "")\(request.path ?? "/")"
+        guard let url = URL(string: urlString) else {
+            throw TransportError(.invalidRequest, "URLSession cannot represent the URL", requestMayHaveBeenSent: false)
+        }
+        var urlRequest = URLRequest(url: url)
+        urlRequest.httpMethod = request.method.rawValue
+        urlRequest.timeoutInterval = max(0.001, Double(context.remainingTime.components.seconds) + Double(context.remainingTime.components.attoseconds) / 1e18)
+        for field in request.headerFields {
+            urlRequest.addValue(field.value, forHTTPHeaderField: field.name.rawName)
+        }
+        if let body {
+            do {
+                urlRequest.httpBody = try await Data(collecting: body, upTo: maxRequestBodySize)
+            } catch {
+                throw TransportError(.invalidRequest, "the request body is larger than URLSessionTransport.maxRequestBodySize (\(maxRequestBodySize) bytes)", underlying: error, requestMayHaveBeenSent: false)
+            }
+        }
+
+        let task = session.dataTask(with: urlRequest)
+        let handler = TaskHandler(task: task, isHead: request.method == .head)
+        delegate.register(handler, for: task)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                handler.start(continuation: continuation, deadline: context.deadline)
+            }
+        } onCancel: {
+            handler.cancel(reason: .cancelled)
+        }
+    }
+}
