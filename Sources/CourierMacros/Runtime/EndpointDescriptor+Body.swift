@@ -1,0 +1,131 @@
+import Courier
+import Foundation
+
+extension EndpointDescriptor {
+    /// Sends `value` as JSON, encoded with the client's encoder (`@Body` or a parameter named `body`).
+    public mutating func jsonBody(_ value: some Encodable & Sendable) {
+        body = .json(value)
+    }
+
+    /// Sends bytes as they are, with a content type inferred from the bytes (a `Data` body
+    /// parameter on a method without `@FileUpload`).
+    public mutating func jsonBody(_ value: Data) {
+        body = .data(value, contentType: MIMEType.infer(fileName: nil, data: value))
+    }
+
+    /// Sends an explicit body as is (a `RequestBody` parameter).
+    public mutating func jsonBody(_ value: RequestBody) {
+        body = value
+    }
+
+    // MARK: Forms
+
+    /// Adds an `application/x-www-form-urlencoded` field; `nil` is left out, an array adds one
+    /// field per element (`@FormURLEncoded`).
+    public mutating func formField<Value>(_ name: String, _ value: Value?) {
+        var fields = formFields ?? []
+        defer { formFields = fields; body = .form(fields) }
+        guard let value else { return }
+        if let values = Self.elements(value) {
+            for element in values { if let text = Self.text(element) { fields.append((name, text)) } }
+        } else if let text = Self.text(value) {
+            fields.append((name, text))
+        }
+    }
+
+    /// Adds the top-level properties of an `Encodable` value as form fields, in key order
+    /// (`@FormURLEncoded` with a body parameter). Nested objects are sent as JSON text.
+    public mutating func formBody(_ value: some Encodable) {
+        if formFields == nil { formFields = [] }
+        do {
+            for (key, element) in try FormFlattener.fields(of: value) { formField(key, element) }
+            body = .form(formFields ?? [])
+        } catch {
+            fail(error)
+        }
+    }
+
+    // MARK: Multipart
+
+    /// Adds a file part from bytes (`@FileUpload`): the description names the part, the file
+    /// and its type; without one the part is named after the parameter and the type is inferred
+    /// from the bytes (JPEG, PNG, GIF, TIFF, PDF, text…).
+    public mutating func filePart(_ name: String, _ data: Data, description: PayloadDescription?) {
+        let resolved = description ?? PayloadDescription.inferred(name: name, data: data)
+        var form = multipart ?? MultipartForm()
+        form.append(data, name: resolved.name, fileName: resolved.fileName, contentType: resolved.mimeType)
+        setMultipart(form)
+    }
+
+    /// Adds a file part streamed from disk (`@FileUpload` with a `URL` parameter); the type is
+    /// inferred from the extension unless the description gives one.
+    public mutating func filePart(_ name: String, _ file: URL, description: PayloadDescription?) {
+        var form = multipart ?? MultipartForm()
+        do {
+            try form.appendFile(at: file, name: description?.name ?? name, fileName: description?.fileName,
+                                contentType: description?.mimeType)
+            setMultipart(form)
+        } catch {
+            fail(error)
+        }
+    }
+
+    /// Uses a whole form as the body (`@FileUpload` with a `MultipartForm` parameter); fields
+    /// added before or after are kept.
+    public mutating func filePart(_ name: String, _ form: MultipartForm, description: PayloadDescription?) {
+        var merged = multipart ?? MultipartForm(boundary: form.boundary)
+        for part in form.parts { merged.append(part) }
+        setMultipart(merged)
+    }
+
+    /// Adds a text field to a multipart body (other parameters of a `@FileUpload` method);
+    /// `nil` is left out.
+    public mutating func multipartField<Value>(_ name: String, _ value: Value?) {
+        guard let value else { return }
+        var form = multipart ?? MultipartForm()
+        if let values = Self.elements(value) {
+            for element in values { if let text = Self.text(element) { form.append(text, name: name) } }
+        } else if let text = Self.text(value) {
+            form.append(text, name: name)
+        }
+        setMultipart(form)
+    }
+
+    private mutating func setMultipart(_ form: MultipartForm) {
+        multipart = form
+        body = .multipart(form)
+    }
+}
+
+/// Turns an `Encodable` value into form fields.
+enum FormFlattener {
+    static func fields(of value: some Encodable) throws -> [(String, Any)] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let data = try encoder.encode(value)
+        guard let object = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) as? [String: Any] else {
+            throw EndpointError("a @FormURLEncoded body must encode as a keyed object")
+        }
+        return try object.keys.sorted().compactMap { key in
+            guard let element = object[key] else { return nil }
+            return (key, try formValue(element))
+        }
+    }
+
+    private static func formValue(_ element: Any) throws -> Any {
+        switch element {
+        case is NSNull: return String?.none as Any
+        case let bool as Bool where type(of: element) == Bool.self: return bool
+        case let array as [Any]: return try array.map(formValue)
+        case let number as NSNumber:
+            #if canImport(Darwin)
+            if CFGetTypeID(number) == CFBooleanGetTypeID() { return number.boolValue }
+            #endif
+            return number.stringValue
+        case let string as String: return string
+        default:
+            let data = try JSONSerialization.data(withJSONObject: element, options: [.sortedKeys])
+            return String(decoding: data, as: UTF8.self)
+        }
+    }
+}
