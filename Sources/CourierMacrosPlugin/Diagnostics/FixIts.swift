@@ -1,0 +1,92 @@
+import SwiftDiagnostics
+import SwiftSyntax
+import SwiftSyntaxBuilder
+
+/// The edits behind each fix-it.
+enum FixIts {
+    /// `func f()` → `func f() async throws`, keeping whichever of the two was there.
+    static func addAsyncThrows(to signature: FunctionSignatureSyntax) -> FixIt {
+        var fixed = signature
+        let hasReturn = signature.returnClause != nil
+        var effects = signature.effectSpecifiers ?? FunctionEffectSpecifiersSyntax()
+        let trailing: Trivia = signature.effectSpecifiers?.trailingTrivia ?? (hasReturn ? .space : [])
+        effects.asyncSpecifier = .keyword(.async, trailingTrivia: .space)
+        effects.throwsClause = ThrowsClauseSyntax(throwsSpecifier: .keyword(.throws))
+        effects = effects.with(\.trailingTrivia, trailing)
+        if signature.effectSpecifiers == nil {
+            fixed.parameterClause = signature.parameterClause.with(\.trailingTrivia, [])
+            effects = effects.with(\.leadingTrivia, .space)
+        } else {
+            effects = effects.with(\.leadingTrivia, signature.effectSpecifiers?.leadingTrivia ?? [])
+        }
+        fixed.effectSpecifiers = effects
+        return FixIt(message: ServiceFixIt.addAsyncThrows, changes: [.replace(oldNode: Syntax(signature), newNode: Syntax(fixed))])
+    }
+
+    /// Appends `name: String` (or `String?` for a template with a default) to the parameters.
+    static func addParameter(_ name: String, optional: Bool, to signature: FunctionSignatureSyntax) -> FixIt {
+        let declaration = "\(name): String\(optional ? "?" : "")"
+        var clause = signature.parameterClause
+        var parameters = Array(clause.parameters)
+        if !parameters.isEmpty {
+            parameters[parameters.count - 1].trailingComma = .commaToken(trailingTrivia: .space)
+        }
+        parameters.append(FunctionParameterSyntax(
+            firstName: .identifier(name), colon: .colonToken(trailingTrivia: .space),
+            type: TypeSyntax(stringLiteral: optional ? "String?" : "String")))
+        clause.parameters = FunctionParameterListSyntax(parameters)
+        return FixIt(message: ServiceFixIt.addParameter(declaration),
+                     changes: [.replace(oldNode: Syntax(signature.parameterClause), newNode: Syntax(clause))])
+    }
+
+    /// `"get"` → `"GET"`.
+    static func replaceLiteral(_ literal: StringLiteralExprSyntax, with value: String) -> FixIt {
+        let replacement = StringLiteralExprSyntax(content: value).with(\.leadingTrivia, literal.leadingTrivia)
+            .with(\.trailingTrivia, literal.trailingTrivia)
+        return FixIt(message: ServiceFixIt.uppercase(value), changes: [.replace(oldNode: Syntax(literal), newNode: Syntax(replacement))])
+    }
+
+    /// Drops an attribute from a declaration.
+    static func remove(_ attribute: AttributeSyntax, from function: FunctionDeclSyntax) -> FixIt {
+        let kept = function.attributes.filter { element in
+            if case .attribute(let other) = element { return other.id != attribute.id }
+            return true
+        }
+        return FixIt(message: ServiceFixIt.removeAttribute(attribute.trimmedDescription),
+                     changes: [.replace(oldNode: Syntax(function.attributes), newNode: Syntax(AttributeListSyntax(kept)))])
+    }
+
+    /// Drops one name from a `@QueryParams([...])` array.
+    static func removeElement(_ element: ArrayElementSyntax, from array: ArrayExprSyntax, name: String) -> FixIt {
+        var elements = array.elements.filter { $0.id != element.id }
+        if let last = elements.indices.last {
+            elements[last] = elements[last].with(\.trailingComma, nil)
+        }
+        let fixed = array.with(\.elements, ArrayElementListSyntax(elements))
+        return FixIt(message: ServiceFixIt.removeFromQueryParams(name), changes: [.replace(oldNode: Syntax(array), newNode: Syntax(fixed))])
+    }
+
+    /// Adds a name to the method's `@QueryParams`, or adds `@QueryParams(["name"])`.
+    static func addToQueryParams(_ name: String, function: FunctionDeclSyntax, existing: ArrayExprSyntax?) -> FixIt {
+        let literal = StringLiteralExprSyntax(content: name)
+        if let existing {
+            var elements = Array(existing.elements)
+            if !elements.isEmpty {
+                elements[elements.count - 1].trailingComma = .commaToken(trailingTrivia: .space)
+            }
+            elements.append(ArrayElementSyntax(expression: literal))
+            let fixed = existing.with(\.elements, ArrayElementListSyntax(elements))
+            return FixIt(message: ServiceFixIt.addToQueryParams(name), changes: [.replace(oldNode: Syntax(existing), newNode: Syntax(fixed))])
+        }
+        let attribute = AttributeSyntax(
+            attributeName: IdentifierTypeSyntax(name: .identifier("QueryParams")),
+            leftParen: .leftParenToken(),
+            arguments: .argumentList([LabeledExprSyntax(expression: ArrayExprSyntax(elements: [ArrayElementSyntax(expression: literal)]))]),
+            rightParen: .rightParenToken()
+        ).with(\.leadingTrivia, .space)
+        var attributes = function.attributes
+        attributes.append(.attribute(attribute))
+        return FixIt(message: ServiceFixIt.addToQueryParams(name),
+                     changes: [.replace(oldNode: Syntax(function.attributes), newNode: Syntax(attributes))])
+    }
+}

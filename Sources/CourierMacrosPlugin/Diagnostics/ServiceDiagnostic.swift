@@ -1,0 +1,88 @@
+import SwiftDiagnostics
+
+/// Every message the macros can emit.
+struct ServiceDiagnostic: DiagnosticMessage, Error {
+    let message: String
+    let id: String
+    let severity: DiagnosticSeverity
+
+    var diagnosticID: MessageID { MessageID(domain: "CourierMacros", id: id) }
+
+    private init(_ id: String, _ message: String, severity: DiagnosticSeverity = .error) {
+        self.id = id
+        self.message = message
+        self.severity = severity
+    }
+
+    static func notAProtocol(_ macro: String) -> Self {
+        .init("notAProtocol", "@\(macro) can only be attached to a protocol")
+    }
+    static func unsupportedMember(_ macro: String) -> Self {
+        .init("unsupportedMember", "@\(macro) protocols may only declare methods; declare this in an extension instead")
+    }
+    static func missingHTTPMethod(_ name: String) -> Self {
+        .init("missingHTTPMethod", "'\(name)' has no HTTP method; add @GET, @POST, @PUT, @PATCH, @DELETE, @HEAD or @HTTP(method:path:)")
+    }
+    static func twoHTTPMethods(_ name: String) -> Self {
+        .init("twoHTTPMethods", "'\(name)' has more than one HTTP method attribute")
+    }
+    static func unknownHTTPMethod(_ method: String) -> Self {
+        .init("unknownHTTPMethod", "unknown HTTP method '\(method)'; use GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS, TRACE, CONNECT or QUERY")
+    }
+    static func pathNotLiteral() -> Self {
+        .init("pathNotLiteral", "the path must be a string literal without interpolation")
+    }
+    static func malformedTemplate(_ reason: String) -> Self {
+        .init("malformedTemplate", "malformed path template: \(reason)")
+    }
+    static func unknownPathParameter(_ name: String) -> Self {
+        .init("unknownPathParameter", "path template '{\(name)}' has no parameter named '\(name)'")
+    }
+    static func unknownParameter(_ name: String, in attribute: String) -> Self {
+        .init("unknownParameter", "@\(attribute) names '\(name)', which is not a parameter of this method")
+    }
+    static func boundTwice(_ name: String, first: String) -> Self {
+        .init("boundTwice", "parameter '\(name)' is bound twice: it is already sent \(first)")
+    }
+    static func twoBodies(_ first: String, _ second: String) -> Self {
+        .init("twoBodies", "a request has one body, but both '\(first)' and '\(second)' are bodies")
+    }
+    static func bodyNotAllowed(_ method: String) -> Self {
+        .init("bodyNotAllowed", "a \(method) request cannot have a body")
+    }
+    static func formAndMultipart() -> Self {
+        .init("formAndMultipart", "@FormURLEncoded and @FileUpload cannot be combined: a request has one body")
+    }
+    static func fileUploadWithoutFile() -> Self {
+        .init("fileUploadWithoutFile", "@FileUpload needs a file parameter: name it 'body' or mark it with @Body(\"name\")")
+    }
+    static func notAsyncThrows(_ name: String) -> Self {
+        .init("notAsyncThrows", "'\(name)' must be 'async throws': every call goes over the network and can fail")
+    }
+    static func reservedName(_ name: String) -> Self {
+        .init("reservedName", "'\(name)' is reserved for the generated method; rename the parameter")
+    }
+    static func genericMethod(_ name: String) -> Self {
+        .init("genericMethod", "'\(name)' is generic; generated services need concrete parameter and return types")
+    }
+    static func unsupportedParameter(_ name: String) -> Self {
+        .init("unsupportedParameter", "parameter '\(name)' is variadic or inout; take an array or a value instead")
+    }
+    static func unboundParameter(_ name: String) -> Self {
+        .init("unboundParameter", "parameter '\(name)' is not sent; use it in the path as {\(name)}, or list it in @QueryParams, @Header or @Body",
+              severity: .warning)
+    }
+}
+
+/// Every fix-it the macros offer.
+struct ServiceFixIt: FixItMessage {
+    let message: String
+    var fixItID: MessageID { MessageID(domain: "CourierMacros", id: message) }
+
+    static func addParameter(_ declaration: String) -> Self { .init(message: "add parameter '\(declaration)'") }
+    static let addAsyncThrows = Self(message: "add 'async throws'")
+    static func uppercase(_ method: String) -> Self { .init(message: "use '\(method)'") }
+    static func removeFromQueryParams(_ name: String) -> Self { .init(message: "remove '\(name)' from @QueryParams") }
+    static func removeAttribute(_ attribute: String) -> Self { .init(message: "remove '\(attribute)'") }
+    static func addToQueryParams(_ name: String) -> Self { .init(message: "send '\(name)' as a query item") }
+}

@@ -1,0 +1,72 @@
+import SwiftSyntax
+
+/// The Courier attributes on one protocol requirement, read but not yet checked.
+struct EndpointAttributes {
+    static let methodAttributes: Set<String> = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"]
+    static let knownMethods: Set<String> = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE", "CONNECT", "QUERY"]
+
+    /// An HTTP method attribute: the method, the node to point at, and the path expression.
+    struct Method {
+        var attribute: AttributeSyntax
+        var method: String
+        /// The method argument of `@HTTP(method:path:)`, for diagnostics and fix-its.
+        var methodExpression: StringLiteralExprSyntax?
+        var path: ExprSyntax?
+    }
+
+    var methods: [Method] = []
+    var queryParams: [(attribute: AttributeSyntax, array: ArrayExprSyntax?)] = []
+    var headers: [ExprSyntax] = []
+    var header: [(attribute: AttributeSyntax, name: ExprSyntax, parameter: String?)] = []
+    var bodies: [(attribute: AttributeSyntax, parameter: String?)] = []
+    var formURLEncoded: AttributeSyntax?
+    var fileUpload: AttributeSyntax?
+    var options: LabeledExprListSyntax?
+
+    init(_ attributes: AttributeListSyntax) {
+        for element in attributes {
+            guard case .attribute(let attribute) = element else { continue }
+            let arguments = attribute.arguments?.as(LabeledExprListSyntax.self) ?? []
+            switch Self.name(of: attribute) {
+            case let name where Self.methodAttributes.contains(name):
+                methods.append(Method(attribute: attribute, method: name, path: arguments.first?.expression))
+            case "HTTP":
+                let method = arguments.first { $0.label?.text == "method" }?.expression.as(StringLiteralExprSyntax.self)
+                let path = arguments.first { $0.label?.text == "path" }?.expression
+                methods.append(Method(attribute: attribute, method: method?.representedLiteralValue ?? "",
+                                      methodExpression: method, path: path))
+            case "QueryParams":
+                queryParams.append((attribute, arguments.first?.expression.as(ArrayExprSyntax.self)))
+            case "Headers":
+                if let expression = arguments.first?.expression { headers.append(expression) }
+            case "Header":
+                let list = Array(arguments)
+                if list.count == 2 {
+                    header.append((attribute, list[0].expression, Self.string(list[1].expression)))
+                }
+            case "Body":
+                bodies.append((attribute, arguments.first.flatMap { Self.string($0.expression) }))
+            case "FormURLEncoded":
+                formURLEncoded = attribute
+            case "FileUpload":
+                fileUpload = attribute
+            case "Options":
+                options = arguments
+            default:
+                break
+            }
+        }
+    }
+
+    /// `GET` for `@GET` and `@CourierMacros.GET`.
+    static func name(of attribute: AttributeSyntax) -> String {
+        let name = attribute.attributeName.trimmedDescription
+        if let dot = name.lastIndex(of: ".") { return String(name[name.index(after: dot)...]) }
+        return name
+    }
+
+    /// The value of a plain string literal.
+    static func string(_ expression: ExprSyntax) -> String? {
+        expression.as(StringLiteralExprSyntax.self)?.representedLiteralValue
+    }
+}

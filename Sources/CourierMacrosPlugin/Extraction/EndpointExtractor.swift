@@ -1,0 +1,281 @@
+import SwiftDiagnostics
+import SwiftSyntax
+import SwiftSyntaxBuilder
+
+/// Reads one protocol requirement into an ``EndpointModel``, reporting every misuse.
+struct EndpointExtractor {
+    /// `false` for a `@Mockable`-only protocol: HTTP attributes are optional then.
+    var requiresHTTP: Bool
+
+    func extract(_ function: FunctionDeclSyntax, into sink: inout DiagnosticSink) -> EndpointModel {
+        let name = function.name.text
+        checkEffects(function, into: &sink)
+        if function.genericParameterClause != nil || function.genericWhereClause != nil {
+            sink.report(.genericMethod(name), at: function.name)
+        }
+        var parameters = readParameters(function, into: &sink)
+        var endpoint = EndpointModel(
+            declaration: function, name: name, parameters: [],
+            returnType: Self.returnType(function), httpMethod: nil, pathExpression: nil,
+            staticHeaders: nil, bodyEncoding: .json, options: nil)
+        guard requiresHTTP else {
+            endpoint.parameters = parameters
+            return endpoint
+        }
+        let attributes = EndpointAttributes(function.attributes)
+        var binder = ParameterBinder(function: function, parameters: parameters)
+        bindMethodAndPath(attributes, function: function, endpoint: &endpoint, binder: &binder, into: &sink)
+        bindBody(attributes, function: function, endpoint: &endpoint, binder: &binder, into: &sink)
+        bindQuery(attributes, endpoint: &endpoint, binder: &binder, into: &sink)
+        bindHeaders(attributes, endpoint: &endpoint, binder: &binder, into: &sink)
+        endpoint.options = attributes.options
+        parameters = binder.parameters
+        for index in parameters.indices where parameters[index].binding == .unbound {
+            if endpoint.bodyEncoding != .json {
+                parameters[index].binding = .field
+                endpoint.fieldParameters.append(parameters[index].name)
+            } else {
+                let parameter = function.signature.parameterClause.parameters[
+                    function.signature.parameterClause.parameters.index(function.signature.parameterClause.parameters.startIndex, offsetBy: index)]
+                sink.report(.unboundParameter(parameters[index].name), at: parameter,
+                            fixIts: [FixIts.addToQueryParams(parameters[index].name, function: function, existing: attributes.queryParams.first?.array)])
+            }
+        }
+        endpoint.parameters = parameters
+        return endpoint
+    }
+
+    // MARK: Signature
+
+    private func checkEffects(_ function: FunctionDeclSyntax, into sink: inout DiagnosticSink) {
+        let effects = function.signature.effectSpecifiers
+        let isAsync = effects?.asyncSpecifier != nil
+        let throwsAny = effects?.throwsClause.map { $0.type == nil && $0.throwsSpecifier.tokenKind == .keyword(.throws) } ?? false
+        if !(isAsync && throwsAny) {
+            sink.report(.notAsyncThrows(function.name.text), at: function.signature,
+                        fixIts: [FixIts.addAsyncThrows(to: function.signature)])
+        }
+    }
+
+    private func readParameters(_ function: FunctionDeclSyntax, into sink: inout DiagnosticSink) -> [ParameterModel] {
+        function.signature.parameterClause.parameters.map { parameter in
+            let label = parameter.firstName.tokenKind == .wildcard ? nil : parameter.firstName.text
+            let name = (parameter.secondName ?? parameter.firstName).text
+            if name == "_queryItems" || name == "_payloadDescription" || label == "_queryItems" || label == "_payloadDescription" {
+                sink.report(.reservedName(name), at: parameter)
+            }
+            let isInout = parameter.type.as(AttributedTypeSyntax.self)?.specifiers.isEmpty == false
+            if parameter.ellipsis != nil || isInout {
+                sink.report(.unsupportedParameter(name), at: parameter)
+            }
+            return ParameterModel(label: label, name: name, type: parameter.type, binding: .unbound)
+        }
+    }
+
+    static func returnType(_ function: FunctionDeclSyntax) -> TypeSyntax? {
+        guard let type = function.signature.returnClause?.type else { return nil }
+        let text = type.trimmedDescription
+        return text == "Void" || text == "()" ? nil : type
+    }
+
+    // MARK: Method and path
+
+    private func bindMethodAndPath(_ attributes: EndpointAttributes, function: FunctionDeclSyntax, endpoint: inout EndpointModel,
+                                   binder: inout ParameterBinder, into sink: inout DiagnosticSink) {
+        guard let method = attributes.methods.first else {
+            sink.report(.missingHTTPMethod(function.name.text), at: function.name)
+            return
+        }
+        for extra in attributes.methods.dropFirst() {
+            sink.report(.twoHTTPMethods(function.name.text), at: extra.attribute,
+                        fixIts: [FixIts.remove(extra.attribute, from: function)])
+        }
+        if !EndpointAttributes.knownMethods.contains(method.method) {
+            let node: any SyntaxProtocol = method.methodExpression ?? method.attribute
+            let upper = method.method.uppercased()
+            let fixIts = EndpointAttributes.knownMethods.contains(upper) && method.methodExpression != nil
+                ? [FixIts.replaceLiteral(method.methodExpression!, with: upper)] : []
+            sink.report(.unknownHTTPMethod(method.method), at: node, fixIts: fixIts)
+        }
+        endpoint.httpMethod = method.method
+        guard let path = method.path, let literal = path.as(StringLiteralExprSyntax.self),
+              let value = literal.representedLiteralValue else {
+            sink.report(.pathNotLiteral(), at: method.path.map(Syntax.init) ?? Syntax(method.attribute))
+            return
+        }
+        endpoint.pathExpression = path
+        switch PathTemplateNames.parse(value) {
+        case .failure(let error):
+            sink.report(.malformedTemplate(error.reason), at: path)
+        case .success(let templates):
+            var seen: Set<String> = []
+            var missing: [PathTemplateNames.Template] = []
+            for template in templates where seen.insert(template.name).inserted {
+                guard let parameter = binder.lookup(template.name) else {
+                    missing.append(template)
+                    continue
+                }
+                binder.bind(parameter, as: .path(template.name))
+                endpoint.pathBindings.append((template.name, binder.parameters[parameter].name))
+            }
+            for template in missing {
+                sink.report(.unknownPathParameter(template.name), at: path,
+                            fixIts: [FixIts.addParameter(template.name, optional: template.hasDefault, to: function.signature)])
+            }
+        }
+    }
+
+    // MARK: Body
+
+    private func bindBody(_ attributes: EndpointAttributes, function: FunctionDeclSyntax, endpoint: inout EndpointModel,
+                          binder: inout ParameterBinder, into sink: inout DiagnosticSink) {
+        if let form = attributes.formURLEncoded, attributes.fileUpload != nil {
+            sink.report(.formAndMultipart(), at: form)
+        }
+        endpoint.bodyEncoding = attributes.fileUpload != nil ? .multipart : attributes.formURLEncoded != nil ? .form : .json
+
+        var bodyName: String?
+        var bodyNode: Syntax?
+        for (index, body) in attributes.bodies.enumerated() {
+            guard let name = body.parameter else {
+                sink.report(.pathNotLiteral(), at: body.attribute)
+                continue
+            }
+            if index > 0 {
+                sink.report(.twoBodies(bodyName ?? name, name), at: body.attribute,
+                            fixIts: [FixIts.remove(body.attribute, from: function)])
+                continue
+            }
+            guard binder.lookup(name) != nil else {
+                sink.report(.unknownParameter(name, in: "Body"), at: body.attribute)
+                continue
+            }
+            bodyName = name
+            bodyNode = Syntax(body.attribute)
+        }
+        if let implicit = binder.lookup("body"), binder.parameters[implicit].name == "body" || binder.parameters[implicit].label == "body" {
+            if let bodyName, bodyName != "body", let attribute = attributes.bodies.first?.attribute {
+                sink.report(.twoBodies("body", bodyName), at: attribute, fixIts: [FixIts.remove(attribute, from: function)])
+            } else if bodyName == nil {
+                bodyName = "body"
+                bodyNode = Syntax(function.signature.parameterClause.parameters[
+                    function.signature.parameterClause.parameters.index(function.signature.parameterClause.parameters.startIndex, offsetBy: implicit)])
+            }
+        }
+        if let method = endpoint.httpMethod, method == "GET" || method == "HEAD" {
+            if let bodyNode {
+                sink.report(.bodyNotAllowed(method), at: bodyNode)
+            } else if let flag = attributes.formURLEncoded ?? attributes.fileUpload {
+                sink.report(.bodyNotAllowed(method), at: flag)
+            }
+        }
+        if let bodyName, let index = binder.lookup(bodyName) {
+            if let first = binder.parameters[index].binding.description {
+                sink.report(.boundTwice(bodyName, first: first), at: bodyNode ?? Syntax(function.name))
+            } else {
+                binder.bind(index, as: .body)
+                endpoint.bodyParameter = binder.parameters[index].name
+            }
+        } else if let upload = attributes.fileUpload {
+            sink.report(.fileUploadWithoutFile(), at: upload)
+        }
+    }
+
+    // MARK: Query and headers
+
+    private func bindQuery(_ attributes: EndpointAttributes, endpoint: inout EndpointModel,
+                           binder: inout ParameterBinder, into sink: inout DiagnosticSink) {
+        for (attribute, array) in attributes.queryParams {
+            guard let array else {
+                sink.report(.pathNotLiteral(), at: attribute)
+                continue
+            }
+            for element in array.elements {
+                guard let name = EndpointAttributes.string(element.expression) else {
+                    sink.report(.pathNotLiteral(), at: element)
+                    continue
+                }
+                guard let index = binder.lookup(name) else {
+                    sink.report(.unknownParameter(name, in: "QueryParams"), at: element,
+                                fixIts: [FixIts.removeElement(element, from: array, name: name)])
+                    continue
+                }
+                if let first = binder.parameters[index].binding.description {
+                    sink.report(.boundTwice(name, first: first), at: element,
+                                fixIts: [FixIts.removeElement(element, from: array, name: name)])
+                    continue
+                }
+                binder.bind(index, as: .query(name))
+                endpoint.queryBindings.append((name, binder.parameters[index].name))
+            }
+        }
+    }
+
+    private func bindHeaders(_ attributes: EndpointAttributes, endpoint: inout EndpointModel,
+                             binder: inout ParameterBinder, into sink: inout DiagnosticSink) {
+        if let expression = attributes.headers.first {
+            if let dictionary = expression.as(DictionaryExprSyntax.self) {
+                if case .elements(let elements) = dictionary.content {
+                    endpoint.staticHeaders = .pairs(elements.map { ($0.key, $0.value) })
+                } else {
+                    endpoint.staticHeaders = .pairs([])
+                }
+            } else {
+                endpoint.staticHeaders = .dictionary(expression)
+            }
+        }
+        for (attribute, name, parameter) in attributes.header {
+            guard let parameter else {
+                sink.report(.pathNotLiteral(), at: attribute)
+                continue
+            }
+            guard let index = binder.lookup(parameter) else {
+                sink.report(.unknownParameter(parameter, in: "Header"), at: attribute)
+                continue
+            }
+            switch binder.parameters[index].binding {
+            case .unbound, .header:
+                break  // the same parameter in two headers is one value sent twice
+            default:
+                sink.report(.boundTwice(parameter, first: binder.parameters[index].binding.description ?? ""), at: attribute)
+                continue
+            }
+            binder.bind(index, as: .header(name.trimmedDescription))
+            endpoint.headerBindings.append((name.trimmedDescription, binder.parameters[index].name))
+        }
+    }
+}
+
+/// The parameters of one method and where each is bound so far.
+struct ParameterBinder {
+    let function: FunctionDeclSyntax
+    private(set) var parameters: [ParameterModel]
+
+    init(function: FunctionDeclSyntax, parameters: [ParameterModel]) {
+        self.function = function
+        self.parameters = parameters
+    }
+
+    /// The parameter whose internal name (or, failing that, label) is `name`.
+    func lookup(_ name: String) -> Int? {
+        parameters.firstIndex { $0.name == name } ?? parameters.firstIndex { $0.label == name }
+    }
+
+    mutating func bind(_ index: Int, as binding: ParameterModel.Binding) {
+        parameters[index].binding = binding
+    }
+}
+
+extension ParameterModel.Binding {
+    /// Where the parameter already goes, for "bound twice"; nil when it is free.
+    var description: String? {
+        switch self {
+        case .path(let name): "in the path as {\(name)}"
+        case .query: "as a query item"
+        case .header(let name): "as the header \(name)"
+        case .body: "as the body"
+        case .field: "as a form field"
+        case .unbound: nil
+        }
+    }
+}

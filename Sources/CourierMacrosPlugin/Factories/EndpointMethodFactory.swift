@@ -1,0 +1,54 @@
+import SwiftSyntax
+
+/// The body of one generated service method: fill an `EndpointDescriptor`, send it.
+struct EndpointMethodFactory {
+    let endpoint: EndpointModel
+    /// `Posts`, for the operation name.
+    let serviceName: String
+
+    /// The statements, one per line.
+    func statements() -> [String] {
+        let path = endpoint.pathExpression?.trimmedDescription ?? "\"/\""
+        var lines = [
+            "var __endpoint = EndpointDescriptor(method: \(literal(endpoint.httpMethod ?? "GET")), path: \(path), operation: \(literal("\(serviceName).\(endpoint.selector)")))"
+        ]
+        for (template, parameter) in endpoint.pathBindings {
+            lines.append("__endpoint.path(\(literal(template)), \(parameter))")
+        }
+        if let body = endpoint.bodyParameter {
+            switch endpoint.bodyEncoding {
+            case .json: lines.append("__endpoint.jsonBody(\(body))")
+            case .form: lines.append("__endpoint.formBody(\(body))")
+            case .multipart: lines.append("__endpoint.filePart(\(literal(body)), \(body), description: _payloadDescription)")
+            }
+        }
+        for field in endpoint.fieldParameters {
+            let call = endpoint.bodyEncoding == .multipart ? "multipartField" : "formField"
+            lines.append("__endpoint.\(call)(\(literal(field)), \(field))")
+        }
+        for (name, parameter) in endpoint.queryBindings {
+            lines.append("__endpoint.query(\(literal(name)), \(parameter))")
+        }
+        lines.append("__endpoint.queryItems(_queryItems)")
+        switch endpoint.staticHeaders {
+        case .pairs(let pairs):
+            for (name, value) in pairs { lines.append("__endpoint.header(\(name.trimmedDescription), \(value.trimmedDescription))") }
+        case .dictionary(let expression):
+            lines.append("for (name, value) in \(expression.trimmedDescription) { __endpoint.header(name, value) }")
+        case nil:
+            break
+        }
+        for (name, parameter) in endpoint.headerBindings {
+            lines.append("__endpoint.header(\(name), \(parameter))")
+        }
+        if let options = endpoint.options {
+            lines.append("__endpoint.options(RequestOptions(\(options.trimmedDescription)))")
+        }
+        lines.append("return try await __endpoint.send(on: self.client)")
+        return lines
+    }
+
+    private func literal(_ text: String) -> String {
+        StringLiteralExprSyntax(content: text).trimmedDescription
+    }
+}
