@@ -12,6 +12,9 @@ public struct RecordedRequest: Sendable {
     public var operationName: String
     /// The attempt number from the context (1 for the first try).
     public var attempt: Int
+    /// The path relative to the base URL's path (`/users/1` for `/api/v2/users/1` under
+    /// `https://host/api/v2`), or the whole path when the request went elsewhere.
+    public var relativePath: String = ""
 
     /// The method.
     public var method: HTTPRequest.Method { request.method }

@@ -82,9 +82,9 @@ public final class StubTransport: Transport {
     /// Every request received, in order.
     public var requests: [RecordedRequest] { state.withLock { $0.requests } }
 
-    /// The requests whose path matches `pattern`.
+    /// The requests whose path, or path relative to the base URL, matches `pattern`.
     public func requests(matching pattern: PathPattern) -> [RecordedRequest] {
-        requests.filter { pattern.matches($0.path) }
+        requests.filter { pattern.matches($0.path) || pattern.matches($0.relativePath) }
     }
 
     public func send(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
@@ -92,13 +92,13 @@ public final class StubTransport: Transport {
         if let body {
             for try await chunk in body { bytes.append(contentsOf: chunk) }
         }
-        let recorded = RecordedRequest(request: request, body: bytes, operationName: context.operationName, attempt: context.attempt)
-        let basePath = context.baseURL.path
+        var recorded = RecordedRequest(request: request, body: bytes, operationName: context.operationName, attempt: context.attempt)
+        recorded.relativePath = Self.relative(recorded.path, to: context.baseURL.path) ?? recorded.path
         let stub = state.withLock { state -> Stub? in
             state.requests.append(recorded)
             return state.stubs.last { stub in
                 (stub.method == nil || stub.method == request.method)
-                    && (stub.pattern.matches(recorded.path) || Self.relative(recorded.path, to: basePath).map(stub.pattern.matches) == true)
+                    && (stub.pattern.matches(recorded.path) || stub.pattern.matches(recorded.relativePath))
             }
         }
         guard let stub else { throw UnmatchedRequest(request: "\(request.method) \(recorded.url)") }

@@ -1,0 +1,120 @@
+import Courier
+import CourierTesting
+import Foundation
+import HTTPTypes
+import Testing
+
+@Suite("Redirects")
+struct RedirectTests {
+    private func redirect(_ status: Int = 302, to location: String) -> StubResponse {
+        StubResponse(status: status, headers: [.location: location])
+    }
+
+    private let secretHeaders: HTTPFields = [
+        .authorization: "Bearer t0ken", .cookie: "session=1", .proxyAuthorization: "Basic x", .init("X-Api-Key")!: "k",
+    ]
+
+    @Test("same-origin redirects keep credentials")
+    func sameOriginKeepsCredentials() async throws {
+        let (client, stub) = makeClient()
+        stub.on(.get, "/old", redirect(to: "/v2/new"))
+        stub.on(.get, "/new", .text("ok"))
+        _ = try await client.send(Request<String>(path: "/old", headers: secretHeaders))
+        #expect(stub.requests.count == 2)
+        #expect(stub.requests[1].headers[.authorization] == "Bearer t0ken")
+    }
+
+    @Test("credentials are dropped when the redirect leaves the origin, and stay dropped")
+    func crossOriginStripsCredentials() async throws {
+        let (client, stub) = makeClient()
+        stub.on(.get, "/old", redirect(to: "https://evil.example.net/steal"))
+        stub.on(.get, "/steal", redirect(to: "https://api.example.com/v2/back"))
+        stub.on(.get, "/back", .text("ok"))
+        var options = RequestOptions()
+        options.sensitiveRedirectHeaders = [.init("X-Api-Key")!]
+        _ = try await client.send(Request<String>(path: "/old", headers: secretHeaders, options: options))
+        let hops = stub.requests
+        #expect(hops.map(\.request.authority) == ["api.example.com", "evil.example.net", "api.example.com"])
+        for hop in hops.dropFirst() {
+            #expect(hop.headers[.authorization] == nil)
+            #expect(hop.headers[.cookie] == nil)
+            #expect(hop.headers[.proxyAuthorization] == nil)
+            #expect(hop.headers[.init("X-Api-Key")!] == nil)
+        }
+    }
+
+    @Test("a different port is a different origin")
+    func portIsPartOfOrigin() async throws {
+        let (client, stub) = makeClient()
+        stub.on(.get, "/old", redirect(to: "https://api.example.com:8443/x"))
+        stub.on(.get, "/x", .text("ok"))
+        _ = try await client.send(Request<String>(path: "/old", headers: secretHeaders))
+        #expect(stub.requests[1].headers[.authorization] == nil)
+    }
+
+    @Test("https → http is refused by default")
+    func downgradeRefused() async throws {
+        let (client, stub) = makeClient()
+        stub.on(.get, "/old", redirect(to: "http://api.example.com/v2/new"))
+        await #expect {
+            try await client.send(Request<String>(path: "/old"))
+        } throws: { error in
+            guard case .network(_, let underlying) = error as? APIError else { return false }
+            return underlying is RedirectError && "\(error)".contains("downgrade")
+        }
+        #expect(stub.requests.count == 1)
+    }
+
+    @Test("303 turns the request into a GET without body or Content-* headers")
+    func seeOther() async throws {
+        let (client, stub) = makeClient()
+        stub.on(.post, "/form", redirect(303, to: "/v2/result"))
+        stub.on(.get, "/result", .text("done"))
+        _ = try await client.send(Request<String>(method: .post, path: "/form", body: .json(NewUser(name: "A"))))
+        let second = try #require(stub.requests.last)
+        #expect(second.method == .get)
+        #expect(second.body.isEmpty)
+        #expect(second.headers[.contentType] == nil)
+    }
+
+    @Test("307 resends the same method and body")
+    func temporaryRedirectKeepsBody() async throws {
+        let (client, stub) = makeClient()
+        stub.on(.post, "/a", redirect(307, to: "/v2/b"))
+        stub.on(.post, "/b", .text("ok"))
+        _ = try await client.send(Request<String>(method: .post, path: "/a", body: .json(NewUser(name: "A"))))
+        #expect(stub.requests.map(\.bodyText) == [#"{"name":"A"}"#, #"{"name":"A"}"#])
+    }
+
+    @Test("loops and long chains end in an error", arguments: [10, 11])
+    func limits(_ hops: Int) async throws {
+        let (client, stub) = makeClient()
+        stub.on(.get, "/loop", redirect(to: "/v2/loop"))
+        stub.on(.get, "/hop/{n}", handler: { request in
+            let n = Int(request.path.split(separator: "/").last!)!
+            return n >= hops ? .text("end") : StubResponse(status: 302, headers: [.location: "/v2/hop/\(n + 1)"])
+        })
+        await #expect(throws: APIError.self) { try await client.send(Request<String>(path: "/loop")) }
+        if hops == 10 {
+            #expect(try await client.send(Request<String>(path: "/hop/0")) == "end")
+        } else {
+            await #expect(throws: APIError.self) { try await client.send(Request<String>(path: "/hop/0")) }
+        }
+    }
+
+    @Test("only http and https targets are followed")
+    func otherSchemesRefused() async throws {
+        let (client, stub) = makeClient()
+        stub.on(.get, "/old", redirect(to: "file:///etc/passwd"))
+        await #expect(throws: APIError.self) { try await client.send(Request<String>(path: "/old")) }
+    }
+
+    @Test("RedirectPolicy.none returns the 3xx as it is")
+    func notFollowed() async throws {
+        let (client, stub) = makeClient { $0.redirectPolicy = .none; $0.acceptableStatusCodes = Set(200..<400) }
+        stub.on(.get, "/old", redirect(to: "/v2/new"))
+        let response = try await client.response(for: Request<Data>(path: "/old"))
+        #expect(response.statusCode == 302)
+        #expect(stub.requests.count == 1)
+    }
+}

@@ -1,0 +1,108 @@
+import Courier
+import CourierTesting
+import Foundation
+import HTTPTypes
+import Testing
+
+@Suite("Building requests")
+struct RequestBuilderTests {
+    @Test("the base URL's own path is kept and the path is joined to it")
+    func basePathKept() throws {
+        let (client, _) = makeClient(baseURL: "https://api.example.com/api/v2/")
+        let (head, _) = try client.prepare(Request<Data>(path: "/users"))
+        #expect(head.path == "/api/v2/users")
+        #expect(head.authority == "api.example.com")
+        #expect(head.scheme == "https")
+        #expect(try client.prepare(Request<Data>(path: "users")).0.path == "/api/v2/users")
+    }
+
+    @Test("an absolute URL in the path is used as it is")
+    func absoluteURL() throws {
+        let (client, _) = makeClient()
+        let (head, _) = try client.prepare(Request<Data>(path: "http://other.example.org:8080/x?y=1", query: [.init(name: "z", value: "2")]))
+        #expect(head.scheme == "http")
+        #expect(head.authority == "other.example.org:8080")
+        #expect(head.path == "/x?y=1&z=2")
+    }
+
+    @Test("bad URLs are typed errors", arguments: [
+        "ftp://example.com/x", "https://user:pass@example.com/x", "https://example.com:70000/x",
+    ])
+    func invalidURLs(_ url: String) {
+        let (client, _) = makeClient()
+        #expect {
+            try client.prepare(Request<Data>(path: url))
+        } throws: { error in
+            guard case .invalidURL(let shown, _) = error as? APIError else { return false }
+            return !shown.contains("pass")
+        }
+    }
+
+    @Test("default headers: Accept, User-Agent, Accept-Language; the request's own win")
+    func headers() throws {
+        let (client, _) = makeClient { $0.defaultHeaders = [.init("X-App")!: "demo", .accept: "text/plain"] }
+        let plain = try client.prepare(Request<Data>(path: "/x")).0.headerFields
+        #expect(plain[.userAgent] == "Courier/\(CourierInfo.version)")
+        #expect(plain[.accept] == "text/plain")
+        #expect(plain[.init("X-App")!] == "demo")
+        let own = try client.prepare(Request<Data>(path: "/x", headers: [.init("X-App")!: "mine"])).0.headerFields
+        #expect(own[values: .init("X-App")!] == ["mine"])
+    }
+
+    @Test("a header with CR or LF is refused before anything is sent, without echoing the value")
+    func headerInjection() async throws {
+        let (client, stub) = makeClient()
+        stub.on(nil, "/**", .status(200))
+        let request = Request<Data>(path: "/x").header("X-Trace", "abc\r\nX-Injected: yes")
+        await #expect {
+            try await client.send(request)
+        } throws: { error in
+            guard case .encodingFailed = error as? APIError else { return false }
+            return !"\(error)".contains("Injected") && "\(error)".contains("X-Trace")
+        }
+        #expect(stub.requests.isEmpty)
+    }
+
+    @Test("base parameters are added unless the request opts out")
+    func baseParameters() throws {
+        let (client, _) = makeClient { $0.baseParameters = [.init(name: "app", value: "1.0"), .init(name: "os", value: "linux")] }
+        #expect(try client.prepare(Request<Data>(path: "/x", query: [.init(name: "q", value: "a b")])).0.path == "/v2/x?q=a%20b&app=1.0&os=linux")
+        let optedOut = Request<Data>(path: "/x", options: RequestOptions(includeBaseParameters: false))
+        #expect(try client.prepare(optedOut).0.path == "/v2/x")
+    }
+
+    @Test("JSON and form bodies carry their content type; the request's own Content-Type wins")
+    func bodies() async throws {
+        let (client, _) = makeClient()
+        let (jsonHead, jsonBody) = try client.prepare(Request<Data>(method: .post, path: "/u", body: .json(NewUser(name: "Ada"))))
+        #expect(jsonHead.headerFields[.contentType] == "application/json")
+        #expect(String(decoding: try await Data(collecting: jsonBody!, upTo: .max), as: UTF8.self) == #"{"name":"Ada"}"#)
+        let (formHead, formBody) = try client.prepare(Request<Data>(method: .post, path: "/u", body: .form([("a b", "c&d")])))
+        #expect(formHead.headerFields[.contentType] == "application/x-www-form-urlencoded")
+        #expect(String(decoding: try await Data(collecting: formBody!, upTo: .max), as: UTF8.self) == "a+b=c%26d")
+        let custom = Request<Data>(method: .post, path: "/u", headers: [.contentType: "application/vnd.api+json"], body: .json(NewUser(name: "A")))
+        #expect(try client.prepare(custom).0.headerFields[.contentType] == "application/vnd.api+json")
+    }
+
+    @Test("a missing file body is an encoding error that names the request")
+    func missingFile() {
+        let (client, _) = makeClient()
+        let request = Request<Data>(method: .put, path: "/f", body: .file(URL(fileURLWithPath: "/nonexistent/file.bin"), contentType: "application/octet-stream"))
+        #expect {
+            try client.prepare(request)
+        } throws: { error in
+            guard case .encodingFailed(let summary, _) = error as? APIError else { return false }
+            return summary.url.hasSuffix("/v2/f")
+        }
+    }
+
+    @Test("snake_case strategies are one call away")
+    func snakeCase() async throws {
+        struct Profile: Codable, Sendable, Equatable { var displayName: String }
+        let (client, stub) = makeClient { $0.useSnakeCaseKeys() }
+        stub.on(.post, "/profile", handler: { request in .json(data: request.body) })
+        let echoed = try await client.send(Request<Profile>(method: .post, path: "/profile", body: .json(Profile(displayName: "Ada"))))
+        #expect(stub.requests.last?.bodyText == #"{"display_name":"Ada"}"#)
+        #expect(echoed == Profile(displayName: "Ada"))
+    }
+}

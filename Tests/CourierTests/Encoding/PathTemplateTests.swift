@@ -1,0 +1,47 @@
+@testable import Courier
+import Testing
+
+@Suite("Path templates")
+struct PathTemplateTests {
+    @Test("a value is percent-encoded as one segment")
+    func valueIsOneSegment() throws {
+        #expect(try PathTemplate.expand("/users/{id}", with: ["id": "../admin"]) == "/users/..%2Fadmin")
+        #expect(try PathTemplate.expand("/users/{id}", with: ["id": "a/b?c#d"]) == "/users/a%2Fb%3Fc%23d")
+        #expect(try PathTemplate.expand("/users/{id}", with: ["id": "100%"]) == "/users/100%25")
+        #expect(try PathTemplate.expand("/u/{name}", with: ["name": "José Ñ+&="]) == "/u/Jos%C3%A9%20%C3%91%2B%26%3D")
+    }
+
+    @Test("'.' and '..' as a whole value are refused")
+    func dotSegmentsRefused() {
+        #expect(throws: PathEncodingError.self) { try PathTemplate.expand("/files/{name}", with: ["name": ".."]) }
+        #expect(throws: PathEncodingError.self) { try PathTemplate.expand("/files/{name}", with: ["name": "."]) }
+        #expect((try? PathTemplate.expand("/files/{name}", with: ["name": "..."])) == "/files/...")
+    }
+
+    @Test("{+name} inserts a raw sub-path, still refusing dot-segments")
+    func rawSubPath() throws {
+        #expect(try PathTemplate.expand("/files/{+path}", with: ["path": "a/b c/d.txt"]) == "/files/a/b%20c/d.txt")
+        #expect(throws: PathEncodingError.self) { try PathTemplate.expand("/files/{+path}", with: ["path": "a/../etc"]) }
+    }
+
+    @Test("defaults are used when a parameter has no value")
+    func defaults() throws {
+        #expect(try PathTemplate.expand("/authors/{name=\"John Smith\"}", with: [:]) == "/authors/John%20Smith")
+        #expect(try PathTemplate.expand("/posts/{id=3}", with: [:]) == "/posts/3")
+        #expect(try PathTemplate.expand("/posts/{id=3}", with: ["id": "9"]) == "/posts/9")
+    }
+
+    @Test("a missing parameter is an error that names it")
+    func missingParameter() {
+        #expect {
+            try PathTemplate.expand("/users/{id}", with: [:])
+        } throws: { error in
+            "\(error)".contains("'id'")
+        }
+    }
+
+    @Test("literal text outside templates keeps its escapes and encodes what a path cannot hold")
+    func literalText() throws {
+        #expect(try PathTemplate.expand("/a%20b/c d", with: [:]) == "/a%20b/c%20d")
+    }
+}

@@ -1,0 +1,65 @@
+@testable import Courier
+import Foundation
+import OpenAPIRuntime
+import Testing
+
+@Suite("Multipart form bodies")
+struct MultipartFormTests {
+    private func bytes(of form: MultipartForm) async throws -> Data {
+        try await Data(collecting: SegmentSequence(segments: form.segments(), chunkSize: 7).makeBody(), upTo: .max)
+    }
+
+    @Test("fields and files are written byte for byte as RFC 7578 says")
+    func exactBytes() async throws {
+        var form = MultipartForm(boundary: "XyZ")
+        form.append("Ada", name: "name")
+        form.append(Data([0xFF, 0xD8, 0xFF, 0x00, 0x0D, 0x0A]), name: "avatar", fileName: "me.jpg")
+        let expected = "--XyZ\r\nContent-Disposition: form-data; name=\"name\"\r\n\r\nAda\r\n"
+            + "--XyZ\r\nContent-Disposition: form-data; name=\"avatar\"; filename=\"me.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n"
+        var want = Data(expected.utf8)
+        want.append(contentsOf: [0xFF, 0xD8, 0xFF, 0x00, 0x0D, 0x0A])
+        want.append(contentsOf: Array("\r\n--XyZ--\r\n".utf8))
+        #expect(try await bytes(of: form) == want)
+        #expect(form.contentType == "multipart/form-data; boundary=XyZ")
+    }
+
+    @Test("files are streamed from disk and the length is known up front")
+    func fileParts() async throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("courier-\(UUID().uuidString).png")
+        let content = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: UInt8(7), count: 200_000))
+        try content.write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+
+        var form = MultipartForm(boundary: "b")
+        try form.appendFile(at: url, name: "image")
+        let body = SegmentSequence(segments: form.segments(), chunkSize: 64 * 1024).makeBody()
+        let data = try await Data(collecting: body, upTo: .max)
+        #expect(body.length == .known(Int64(data.count)))
+        #expect(String(decoding: data.prefix(300), as: UTF8.self).contains("filename=\"\(url.lastPathComponent)\"\r\nContent-Type: image/png"))
+        #expect(data.range(of: content) != nil)
+        // A second iteration yields the same bytes (retries and 307 redirects resend it).
+        #expect(try await Data(collecting: body, upTo: .max) == data)
+    }
+
+    @Test("a random boundary differs between forms")
+    func randomBoundary() {
+        #expect(MultipartForm().boundary != MultipartForm().boundary)
+    }
+
+    @Test("quotes and line breaks in names cannot break out of the header")
+    func escaping() async throws {
+        var form = MultipartForm(boundary: "b")
+        form.append("v", name: "a\"\r\nX-Evil: 1")
+        let text = String(decoding: try await bytes(of: form), as: UTF8.self)
+        #expect(text.contains("name=\"a%22%0D%0AX-Evil: 1\""))
+    }
+
+    @Test("MIME types come from the extension, then the bytes")
+    func mimeInference() {
+        #expect(MIMEType.infer(fileName: "a.PDF") == "application/pdf")
+        #expect(MIMEType.infer(fileName: nil, data: Data("GIF89a...".utf8)) == "image/gif")
+        #expect(MIMEType.infer(fileName: nil, data: Data([0x49, 0x49, 0x2A, 0x00, 1])) == "image/tiff")
+        #expect(MIMEType.infer(fileName: nil, data: Data("plain words".utf8)) == "text/plain")
+        #expect(MIMEType.infer(fileName: "blob", data: Data([0x00, 0xFF, 0xFE])) == "application/octet-stream")
+    }
+}
