@@ -28,7 +28,7 @@ enum Sort: String, Sendable {
 
 // MARK: Seed 004
 
-@Service
+@Service @Mockable
 protocol MyEndpoint {
     @GET(url: "/posts")
     @Headers(["X-DeviceID": "testSim001"])

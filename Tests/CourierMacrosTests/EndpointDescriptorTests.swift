@@ -1,0 +1,80 @@
+@testable import CourierMacros
+import Courier
+import Foundation
+import HTTPTypes
+import Testing
+
+@Suite("EndpointDescriptor")
+struct EndpointDescriptorTests {
+    @Test("values become text: raw values, nested optionals, booleans, descriptions")
+    func text() {
+        #expect(EndpointDescriptor.text(Sort.newest) == "newest")
+        #expect(EndpointDescriptor.text(Optional(Optional(3)) as Any) == "3")
+        #expect(EndpointDescriptor.text(Optional<Int>.none as Any) == nil)
+        #expect(EndpointDescriptor.text(true) == "true")
+        #expect(EndpointDescriptor.text(1.5) == "1.5")
+        #expect(EndpointDescriptor.text(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!) == "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")
+    }
+
+    @Test("path, query and header builders leave nil out")
+    func nilIsLeftOut() {
+        var endpoint = EndpointDescriptor(method: "GET", path: "/a/{id=3}", operation: "A.a(id:)")
+        endpoint.path("id", Int?.none)
+        endpoint.query("q", String?.none)
+        endpoint.header("X-A", String?.none)
+
+        #expect(endpoint.pathParameters.isEmpty)
+        #expect(endpoint.query.isEmpty)
+        #expect(endpoint.headers.isEmpty)
+        #expect(endpoint.method == .get)
+        #expect(endpoint.options.operationName == "A.a(id:)")
+    }
+
+    @Test("an invalid header or method is kept as an error for send time")
+    func pendingErrors() {
+        var endpoint = EndpointDescriptor(method: "GET", path: "/", operation: "A.a()")
+        endpoint.header("X-A", "a\nb")
+        #expect(endpoint.options.pendingEncodingError is InvalidHeaderError)
+
+        let bad = EndpointDescriptor(method: "G T", path: "/", operation: "A.a()")
+        #expect(bad.options.pendingEncodingError is EndpointError)
+    }
+
+    @Test("@Options keep the operation name unless they set one")
+    func optionsKeepName() {
+        var endpoint = EndpointDescriptor(method: "GET", path: "/", operation: "A.a()")
+        endpoint.options(RequestOptions(timeout: .seconds(1)))
+        #expect(endpoint.options.operationName == "A.a()")
+        #expect(endpoint.options.timeout == .seconds(1))
+
+        endpoint.options(RequestOptions(operationName: "custom"))
+        #expect(endpoint.options.operationName == "custom")
+    }
+
+    @Test("an inferred payload description names the part after the parameter and types it by magic bytes")
+    func inferredPayload() {
+        #expect(PayloadDescription.inferred(name: "image", data: jpegBytes) == PayloadDescription(name: "image", fileName: "image.jpg", mimeType: "image/jpeg"))
+        #expect(PayloadDescription.inferred(name: "doc", data: Data("%PDF-1.7".utf8)).mimeType == "application/pdf")
+        #expect(PayloadDescription.inferred(name: "note", data: Data("hello".utf8)).fileName == "note.txt")
+        #expect(PayloadDescription.inferred(name: "blob", data: Data([0xC3, 0x28, 0x00, 0xFF])).mimeType == "application/octet-stream")
+        #expect(PayloadDescription.inferred(name: "pic", data: Data("GIF89a".utf8)).mimeType == "image/gif")
+        #expect(PayloadDescription.inferred(name: "scan", data: Data([0x49, 0x49, 0x2A, 0x00, 1])).mimeType == "image/tiff")
+    }
+
+    @Test("form bodies flatten an Encodable's top-level properties in key order")
+    func formFlattening() throws {
+        struct Form: Encodable { var b: Int; var a: String; var c: [String]; var d: Bool; var e: String? }
+        var endpoint = EndpointDescriptor(method: "POST", path: "/", operation: "A.a()")
+        endpoint.formBody(Form(b: 2, a: "x", c: ["1", "2"], d: true, e: nil))
+
+        let fields = try #require(endpoint.formFields)
+        #expect(fields.map(\.0) == ["a", "b", "c", "c", "d"])
+        #expect(fields.map(\.1) == ["x", "2", "1", "2", "true"])
+    }
+
+    @Test("verbose lines show the URL without query values")
+    func verboseDescription() {
+        let request = HTTPRequest(method: .get, scheme: "https", authority: "api.example.com", path: "/v1/a?token=secret")
+        #expect(VerboseMiddleware.describe(request) == "https://api.example.com/v1/a?…")
+    }
+}

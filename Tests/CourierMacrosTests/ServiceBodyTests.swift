@@ -1,0 +1,111 @@
+import Courier
+import CourierMacros
+import CourierTesting
+import Foundation
+import Testing
+
+@Suite("Generated services: bodies")
+struct ServiceBodyTests {
+    @Test("@Body(\"model\") and a parameter named body are sent as JSON")
+    func jsonBodies() async throws {
+        let stub = StubTransport()
+        stub.on(.post, "/posts", .json(Post(id: 2, title: "new")))
+        let posts = PostsService(baseURL: baseURL, transport: stub)
+        let (library, libraryStub, _) = makeLibrary()
+        libraryStub.on(.put, "/posts/*", .json(Post(id: 3, title: "put")))
+
+        let created = try await posts.add(model: Post(id: 0, title: "draft"))
+        _ = try await library.replace(id: 3, body: Post(id: 3, title: "put"))
+
+        #expect(created == Post(id: 2, title: "new"))
+        let sent = try #require(stub.requests.first)
+        #expect(sent.method == .post)
+        #expect(sent.headers[.contentType] == "application/json")
+        #expect(try sent.decodedBody(Post.self) == Post(id: 0, title: "draft"))
+        #expect(try libraryStub.requests.first?.decodedBody(Post.self) == Post(id: 3, title: "put"))
+    }
+
+    @Test("@FormURLEncoded sends unbound parameters as fields, leaving nil out")
+    func formFields() async throws {
+        let (library, stub, _) = makeLibrary()
+        stub.on(.post, "/oauth/token", .text("token-1"))
+
+        let token = try await library.token(grant_type: "password", username: "a&b", password: "p w=", scope: nil)
+
+        #expect(token == "token-1")
+        let sent = try #require(stub.requests.first)
+        #expect(sent.headers[.contentType]?.hasPrefix("application/x-www-form-urlencoded") == true)
+        #expect(sent.bodyText == "grant_type=password&username=a%26b&password=p+w%3D"
+            || sent.bodyText == "grant_type=password&username=a%26b&password=p%20w%3D")
+    }
+
+    @Test("@FormURLEncoded with a body sends its properties in key order")
+    func formBody() async throws {
+        let (library, stub, _) = makeLibrary()
+        stub.on(.post, "/login", .data(Data("ok".utf8)))
+
+        _ = try await library.login(credentials: Credentials(username: "ada", password: "secret"))
+
+        #expect(stub.requests.first?.bodyText == "password=secret&username=ada")
+    }
+
+    @Test("@FileUpload infers the part from the bytes when no description is given")
+    func multipartInferred() async throws {
+        let stub = StubTransport()
+        stub.on(.post, "/uploadAvatar/", .data(Data("stored".utf8)))
+        let service = MyEndpointService(baseURL: baseURL, transport: stub)
+
+        let reply = try await service.uploadImage(jpegBytes)
+
+        #expect(reply == Data("stored".utf8))
+        let sent = try #require(stub.requests.first)
+        #expect(sent.headers[.contentType]?.hasPrefix("multipart/form-data; boundary=") == true)
+        let text = String(decoding: sent.body, as: UTF8.self)
+        #expect(text.contains(#"Content-Disposition: form-data; name="image"; filename="image.jpg""#))
+        #expect(text.contains("Content-Type: image/jpeg"))
+    }
+
+    @Test("@FileUpload uses the caller's PayloadDescription")
+    func multipartDescribed() async throws {
+        let stub = StubTransport()
+        stub.on(.post, "/uploadAvatar/", .data(Data()))
+        let service = MyEndpointService(baseURL: baseURL, transport: stub)
+        let payload = PayloadDescription(name: "avatar", fileName: "filename.jpeg", mimeType: "image/jpeg")
+
+        _ = try await service.uploadImage(pngBytes, _payloadDescription: payload)
+
+        let text = String(decoding: try #require(stub.requests.first).body, as: UTF8.self)
+        #expect(text.contains(#"name="avatar"; filename="filename.jpeg""#))
+        #expect(text.contains("Content-Type: image/jpeg"))
+    }
+
+    @Test("@FileUpload streams a file URL, sends other parameters as fields and @QueryParams as query")
+    func multipartFile() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-macros-\(UUID().uuidString).png")
+        try pngBytes.write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let (library, stub, _) = makeLibrary()
+        stub.on(.post, "/upload/*", .text("saved"))
+
+        let response = try await library.store(folder: "my docs", file: file, caption: "Hi", overwrite: true)
+
+        #expect(response.value == "saved")
+        let sent = try #require(stub.requests.first)
+        #expect(sent.target == "/v1/upload/my%20docs?overwrite=true")
+        let text = sent.bodyText
+        #expect(text.contains(#"name="file"; filename="\#(file.lastPathComponent)""#))
+        #expect(text.contains("Content-Type: image/png"))
+        #expect(text.contains(#"name="caption""# + "\r\n\r\nHi\r\n"))
+    }
+
+    @Test("a missing upload file fails the call before anything is sent")
+    func missingFile() async throws {
+        let (library, stub, _) = makeLibrary()
+        stub.on(.post, "/upload/*", .text("saved"))
+
+        await #expect(throws: APIError.self) {
+            _ = try await library.store(folder: "x", file: URL(fileURLWithPath: "/nonexistent/\(UUID()).png"), caption: nil, overwrite: false)
+        }
+        #expect(stub.requests.isEmpty)
+    }
+}

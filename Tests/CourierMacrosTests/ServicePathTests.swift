@@ -1,0 +1,73 @@
+import Courier
+import CourierMacros
+import CourierTesting
+import Foundation
+import Testing
+
+@Suite("Generated services: paths")
+struct ServicePathTests {
+    @Test("a path parameter is one percent-encoded segment, whatever it holds")
+    func hostileValuesStayInOneSegment() async throws {
+        let (library, stub, _) = makeLibrary()
+        stub.on(.get, "/files/*", .text("ok"))
+
+        _ = try await library.text(name: "../admin")
+        _ = try await library.text(name: "a/b?c#d")
+        _ = try await library.text(name: "50% off & more")
+
+        #expect(stub.requests.map(\.target) == [
+            "/v1/files/..%2Fadmin",
+            "/v1/files/a%2Fb%3Fc%23d",
+            "/v1/files/50%25%20off%20%26%20more",
+        ])
+    }
+
+    @Test("a dot-segment value is refused before anything is sent")
+    func dotSegmentIsRefused() async throws {
+        let (library, stub, _) = makeLibrary()
+        stub.on(.get, "/files/*", .text("ok"))
+
+        await #expect(throws: APIError.self) { _ = try await library.text(name: "..") }
+        #expect(stub.requests.isEmpty)
+    }
+
+    @Test("nil uses the template's default, quoted or not")
+    func defaults() async throws {
+        let postsStub = StubTransport()
+        postsStub.on(.get, "/authors/*", .json(Author(name: "x")))
+        let posts = PostsService(baseURL: baseURL, transport: postsStub)
+        let (library, stub, _) = makeLibrary()
+        stub.on(.get, "/count/*", .json("1"))
+
+        _ = try await posts.author(name: nil)
+        _ = try await posts.author(name: "Ada Lovelace")
+        _ = try await library.count(id: nil)
+        _ = try await library.count(id: 9)
+
+        #expect(postsStub.requests.map(\.target) == ["/v1/authors/John%20Smith", "/v1/authors/Ada%20Lovelace"])
+        #expect(stub.requests.map(\.target) == ["/v1/count/3", "/v1/count/9"])
+    }
+
+    @Test("{+rest} inserts a sub-path on purpose, still refusing dot-segments")
+    func rawSubPath() async throws {
+        let (library, stub, _) = makeLibrary()
+        stub.on(.get, "/raw/**", .data(Data([1])))
+
+        _ = try await library.raw(rest: "a/b c")
+        await #expect(throws: APIError.self) { _ = try await library.raw(rest: "a/../b") }
+
+        #expect(stub.requests.map(\.target) == ["/v1/raw/a/b%20c"])
+    }
+
+    @Test("the operation name is Protocol.method(labels:)")
+    func operationName() async throws {
+        let (library, stub, recorder) = makeLibrary()
+        stub.on(.get, "/files/*", .text("ok"))
+
+        _ = try await library.text(name: "a")
+
+        #expect(stub.requests.last?.operationName == "Library.text(name:)")
+        #expect(recorder.last?.operationName == "Library.text(name:)")
+    }
+}
+
