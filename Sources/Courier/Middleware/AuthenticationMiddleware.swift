@@ -1,0 +1,124 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+/// Adds credentials to every request whose options allow it
+/// (``RequestOptions/authentication`` is not ``RequestOptions/Authentication/none``).
+///
+/// ```swift
+/// AuthenticationMiddleware(.bearer("static-token"))
+/// AuthenticationMiddleware(.apiKey("k-123", header: "X-Api-Key"))
+/// AuthenticationMiddleware(.apiKey("k-123", queryItem: "api_key"))      // seed 000's TokenAuthAPIClient
+/// AuthenticationMiddleware(.basic(username: "ada", password: "secret"))
+/// AuthenticationMiddleware(.bearer(SessionTokens(store: store)))       // refreshes on 401
+/// ```
+///
+/// With a ``TokenProvider``, a `401` answer makes the middleware refresh the token through its
+/// ``TokenRefresher`` (one refresh for a burst of concurrent `401`s) and retry the request once
+/// with the new token; a request sent with an older token than the current one is retried with
+/// the current token without a refresh. A failed refresh fails the request with
+/// ``AuthenticationError``. A request whose body cannot be sent twice is not retried: its `401`
+/// is returned.
+///
+/// Header values are checked: a token or key containing CR or LF is refused with
+/// ``InvalidHeaderError`` and never sent. An API key header is added to
+/// ``RequestOptions/sensitiveRedirectHeaders`` so it does not follow a redirect to another origin.
+public struct AuthenticationMiddleware: Middleware {
+    /// How requests are authenticated.
+    public struct Credentials: Sendable {
+        fileprivate enum Kind: Sendable {
+            case header(name: String, value: String)
+            case query(name: String, value: String)
+            case tokens(TokenRefresher)
+        }
+        fileprivate let kind: Kind
+
+        /// `Authorization: Bearer <token>` with a fixed token.
+        public static func bearer(_ token: String) -> Credentials {
+            Credentials(kind: .header(name: "Authorization", value: "Bearer " + token))
+        }
+
+        /// `Authorization: Bearer <token>` with tokens from `provider`, refreshed on `401`.
+        public static func bearer(_ provider: some TokenProvider) -> Credentials {
+            Credentials(kind: .tokens(TokenRefresher(provider: provider)))
+        }
+
+        /// `Authorization: Bearer <token>` through an existing refresher (to share it between clients).
+        public static func bearer(_ refresher: TokenRefresher) -> Credentials {
+            Credentials(kind: .tokens(refresher))
+        }
+
+        /// An API key in a header, e.g. `X-Api-Key`.
+        public static func apiKey(_ key: String, header: String) -> Credentials {
+            Credentials(kind: .header(name: header, value: key))
+        }
+
+        /// An API key as a query parameter, e.g. `?api_key=…`.
+        public static func apiKey(_ key: String, queryItem name: String) -> Credentials {
+            Credentials(kind: .query(name: name, value: key))
+        }
+
+        /// `Authorization: Basic base64(username:password)`.
+        public static func basic(username: String, password: String) -> Credentials {
+            let encoded = Data("\(username):\(password)".utf8).base64EncodedString()
+            return Credentials(kind: .header(name: "Authorization", value: "Basic " + encoded))
+        }
+
+        /// Any header, for schemes of your own (`Authorization: Token …`, `X-Session: …`).
+        public static func header(_ name: String, value: String) -> Credentials {
+            Credentials(kind: .header(name: name, value: value))
+        }
+    }
+
+    private let credentials: Credentials
+
+    /// Creates the middleware.
+    public init(_ credentials: Credentials) {
+        self.credentials = credentials
+    }
+
+    /// The refresher, when the credentials come from a ``TokenProvider``.
+    public var refresher: TokenRefresher? {
+        if case .tokens(let refresher) = credentials.kind { return refresher }
+        return nil
+    }
+
+    public func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: HTTPHandler
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        guard context.options.authentication != .none else { return try await next(request, body, context) }
+        var request = request
+        var context = context
+        switch credentials.kind {
+        case .header(let name, let value):
+            let field = try HeaderValidation.field(name: name, value: value)
+            request.headerFields[field.name] = field.value
+            if field.name != .authorization { context.options.sensitiveRedirectHeaders.insert(field.name) }
+            return try await next(request, body, context)
+        case .query(let name, let value):
+            MiddlewareSupport.appendQuery([URLQueryItem(name: name, value: value)], to: &request)
+            return try await next(request, body, context)
+        case .tokens(let refresher):
+            return try await sendWithTokens(request, body: body, context: context, refresher: refresher, next: next)
+        }
+    }
+
+    private func sendWithTokens(
+        _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, refresher: TokenRefresher, next: HTTPHandler
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        let lease = try await refresher.token()
+        let (response, responseBody) = try await next(try Self.authorize(request, with: lease.token), body, context)
+        guard response.status.code == 401, MiddlewareSupport.isReplayable(body) else { return (response, responseBody) }
+        await MiddlewareSupport.drain(responseBody)
+        let renewed = try await refresher.refresh(after: lease)
+        context.logger.debug("retrying with a renewed token after HTTP 401", metadata: ["courier.operation": "\(context.operationName)"])
+        return try await next(try Self.authorize(request, with: renewed.token), body, context)
+    }
+
+    private static func authorize(_ request: HTTPRequest, with token: AccessToken) throws -> HTTPRequest {
+        var request = request
+        let field = try HeaderValidation.field(name: "Authorization", value: "Bearer " + token.value)
+        request.headerFields[.authorization] = field.value
+        return request
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+/// Retries failed attempts according to a ``RetryPolicy``, within the request's deadline and a
+/// per-client ``RetryBudget``.
+///
+/// ```swift
+/// let client = APIClient(configuration: configuration, transport: transport, middleware: [
+///     LoggingMiddleware(),
+///     RetryMiddleware(policy: .default),      // outside auth, so each retry is re-signed
+///     AuthenticationMiddleware(.bearer(tokens)),
+/// ])
+/// ```
+///
+/// What it guarantees:
+/// - Only requests that may be repeated are retried: idempotent methods, a request with an
+///   `Idempotency-Key` header, or one whose options say ``RequestOptions/RetryBehavior/always``.
+///   A transport failure that certainly did not send anything (`requestMayHaveBeenSent ==
+///   false`) is retried for any method. ``RequestOptions/RetryBehavior/never`` is always obeyed.
+/// - A body that can be iterated only once (`HTTPBody.iterationBehavior == .single`) is never
+///   retried: its bytes are gone.
+/// - `Retry-After` (seconds or HTTP date) is honoured and never shortened; if it is longer than
+///   ``RetryPolicy/maxDelay`` or than the time left before the deadline, the response is
+///   returned at once instead of waiting.
+/// - The response being retried is drained (up to 64 KiB) so its connection is freed.
+/// - Each attempt runs with ``RequestContext/attempt`` set to its number.
+/// - The wait is cancellable: cancelling the task ends it with `CancellationError`.
+public struct RetryMiddleware: Middleware {
+    /// What is retried and how long to wait.
+    public let policy: RetryPolicy
+    /// The budget shared by every request through this middleware.
+    public let budget: RetryBudget
+    private let clock: any RetryClock
+
+    /// Creates the middleware.
+    /// - Parameters:
+    ///   - policy: what to retry (default ``RetryPolicy/default``).
+    ///   - budget: the retry budget, shared by all requests through this instance.
+    ///   - clock: where to sleep (tests inject one that does not sleep).
+    public init(policy: RetryPolicy = .default, budget: RetryBudget = RetryBudget(), clock: any RetryClock = .system) {
+        self.policy = policy
+        self.budget = budget
+        self.clock = clock
+    }
+
+    public func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: HTTPHandler
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        let retryable = policy.isRetryable(request, body: body, options: context.options)
+        let replayable = MiddlewareSupport.isReplayable(body)
+        budget.recordRequest()
+        var context = context
+        let firstAttempt = context.attempt
+        while true {
+            let retryNumber = context.attempt - firstAttempt + 1
+            let delay: Duration
+            do {
+                let (response, responseBody) = try await next(request, body, context)
+                guard retryable, retryNumber < policy.maxAttempts,
+                      policy.retryableStatuses.contains(response.status.code),
+                      let wait = responseDelay(after: response, retry: retryNumber, context: context),
+                      budget.tryWithdraw()
+                else { return (response, responseBody) }
+                delay = wait
+                context.logger.debug("retrying after HTTP \(response.status.code)", metadata: [
+                    "courier.operation": "\(context.operationName)", "courier.attempt": "\(context.attempt)",
+                    "courier.retry_delay_ms": "\(Int(delay.seconds * 1000))",
+                ])
+                await MiddlewareSupport.drain(responseBody)
+            } catch {
+                guard let wait = retryDelay(after: error, retryable: retryable, replayable: replayable,
+                                            retry: retryNumber, context: context),
+                      budget.tryWithdraw()
+                else { throw error }
+                delay = wait
+                context.logger.debug("retrying after \(error)", metadata: [
+                    "courier.operation": "\(context.operationName)", "courier.attempt": "\(context.attempt)",
+                    "courier.retry_delay_ms": "\(Int(delay.seconds * 1000))",
+                ])
+            }
+            try Task.checkCancellation()
+            if delay > .zero { try await clock.sleep(for: delay) }
+            context.attempt += 1
+        }
+    }
+
+    /// The wait before retrying a response, or `nil` when it must be returned instead.
+    private func responseDelay(after response: HTTPResponse, retry: Int, context: RequestContext) -> Duration? {
+        let remaining = context.remainingTime
+        if let asked = RetryPolicy.retryAfter(response.headerFields[.retryAfter], now: clock.now()) {
+            guard asked <= policy.maxDelay, asked < remaining else { return nil }
+            return asked
+        }
+        let wait = policy.backoff(beforeRetry: retry)
+        return wait < remaining ? wait : nil
+    }
+
+    /// The wait before retrying after an error, or `nil` when the error must be thrown.
+    private func retryDelay(after error: any Error, retryable: Bool, replayable: Bool, retry: Int, context: RequestContext) -> Duration? {
+        guard retry < policy.maxAttempts, !Task.isCancelled, let failure = error as? TransportError,
+              policy.retryableErrors.contains(failure.kind) else { return nil }
+        let safe = retryable || (replayable && context.options.retry != .never && !failure.requestMayHaveBeenSent)
+        guard safe else { return nil }
+        let wait = policy.backoff(beforeRetry: retry)
+        return wait < context.remainingTime ? wait : nil
+    }
+}

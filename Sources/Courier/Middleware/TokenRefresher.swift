@@ -1,0 +1,130 @@
+import Foundation
+
+/// The single-flight state machine behind ``AuthenticationMiddleware``'s token refresh.
+///
+/// - Concurrent callers of ``token()`` share one load; concurrent callers of
+///   ``refresh(after:)`` share one refresh: a burst of fifty `401`s makes one
+///   ``TokenProvider/refresh(rejected:)`` call, and all fifty get the new token.
+/// - A caller whose ``Lease`` is older than the current token gets the current token without a
+///   new refresh (it was sent before the last refresh finished).
+/// - When a refresh fails, every caller waiting for it, and every caller whose lease predates
+///   the failure, gets the same ``AuthenticationError`` (kind ``AuthenticationError/Kind/refreshFailed``);
+///   the burst does not trigger a second refresh. A request that starts afterwards may try again.
+/// - An expired token (``AccessToken/expiresAt``) is refreshed before it is used.
+///
+/// ```swift
+/// let refresher = TokenRefresher(provider: tokens)
+/// let lease = try await refresher.token()
+/// // … the server answers 401 to a request sent with lease.token …
+/// let renewed = try await refresher.refresh(after: lease)
+/// ```
+public actor TokenRefresher {
+    /// A token, and the version of the refresher's state it came from.
+    public struct Lease: Sendable, Hashable {
+        /// The token.
+        public let token: AccessToken
+        /// Increases each time a refresh finishes (successfully or not).
+        public let epoch: Int
+    }
+
+    private struct Flight {
+        let task: Task<AccessToken, any Error>
+        /// The epoch the state will have when the flight lands.
+        let epoch: Int
+        let isRefresh: Bool
+    }
+
+    private let provider: any TokenProvider
+    private let now: @Sendable () -> Date
+    private var current: AccessToken?
+    private var epoch = 0
+    private var lastFailure: AuthenticationError?
+    private var inFlight: Flight?
+    private var refreshes = 0
+
+    /// Creates a refresher.
+    /// - Parameters:
+    ///   - provider: where tokens come from.
+    ///   - now: the wall clock used to check ``AccessToken/expiresAt`` (tests inject one).
+    public init(provider: any TokenProvider, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.provider = provider
+        self.now = now
+    }
+
+    /// The number of refreshes started so far (for tests and diagnostics).
+    public var refreshCount: Int { refreshes }
+
+    /// The token to send now: the current one, the one being refreshed, or a freshly loaded one.
+    public func token() async throws -> Lease {
+        if let inFlight { return try await land(inFlight) }
+        if let current {
+            if current.isExpired(at: now()) { return try await startRefresh(of: current) }
+            return Lease(token: current, epoch: epoch)
+        }
+        let provider = self.provider
+        let task = Task<AccessToken, any Error> {
+            do { return try await provider.token() } catch { throw AuthenticationError(.tokenUnavailable, underlying: error) }
+        }
+        return try await land(start(Flight(task: task, epoch: epoch + 1, isRefresh: false)))
+    }
+
+    /// A token to retry with after the server rejected `lease`'s token.
+    ///
+    /// Refreshes only when no newer token exists and no refresh is running or has failed since
+    /// `lease` was handed out.
+    public func refresh(after lease: Lease) async throws -> Lease {
+        if let inFlight { return try await land(inFlight) }
+        if lease.epoch < epoch {
+            if let lastFailure { throw lastFailure }
+            if let current { return Lease(token: current, epoch: epoch) }
+        }
+        return try await startRefresh(of: current ?? lease.token)
+    }
+
+    /// Replaces the token (after a login) and forgets any earlier refresh failure.
+    public func update(_ token: AccessToken) {
+        current = token
+        epoch += 1
+        lastFailure = nil
+    }
+
+    private func startRefresh(of rejected: AccessToken) async throws -> Lease {
+        refreshes += 1
+        let provider = self.provider
+        let task = Task<AccessToken, any Error> {
+            do { return try await provider.refresh(rejected: rejected) } catch { throw AuthenticationError(.refreshFailed, underlying: error) }
+        }
+        return try await land(start(Flight(task: task, epoch: epoch + 1, isRefresh: true)))
+    }
+
+    private func start(_ flight: Flight) -> Flight {
+        inFlight = flight
+        lastFailure = nil
+        return flight
+    }
+
+    /// Waits for a load or refresh. Whichever caller resumes first records the outcome, so the
+    /// state is the same whatever order the actor runs the waiters in.
+    private func land(_ flight: Flight) async throws -> Lease {
+        do {
+            let token = try await flight.task.value
+            if epoch < flight.epoch {
+                current = token
+                epoch = flight.epoch
+                lastFailure = nil
+            }
+            if inFlight?.epoch == flight.epoch { inFlight = nil }
+            return Lease(token: token, epoch: flight.epoch)
+        } catch {
+            let failure = error as? AuthenticationError ?? AuthenticationError(.refreshFailed, underlying: error)
+            if inFlight?.epoch == flight.epoch {
+                inFlight = nil
+                if flight.isRefresh {
+                    epoch = max(epoch, flight.epoch)
+                    lastFailure = failure
+                }
+            }
+            throw failure
+        }
+    }
+}

@@ -1,0 +1,160 @@
+import Courier
+import CourierTesting
+import Foundation
+import HTTPTypes
+import Testing
+
+@Suite struct AuthenticationMiddlewareTests {
+    private typealias F = MiddlewareFixtures
+
+    @Test func addsABearerToken() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/me", .text("ok"))
+        let client = F.client(stub, [AuthenticationMiddleware(.bearer("abc"))])
+        _ = try await client.send(F.text(.get, "/me"))
+        #expect(stub.requests.last?.headers[.authorization] == "Bearer abc")
+    }
+
+    @Test func leavesRequestsThatOptOutUnauthenticated() async throws {
+        let stub = StubTransport()
+        stub.on(.post, "/login", .text("ok"))
+        let client = F.client(stub, [AuthenticationMiddleware(.bearer("abc"))])
+        _ = try await client.send(F.text(.post, "/login", options: RequestOptions(authentication: .none)))
+        #expect(stub.requests.last?.headers[.authorization] == nil)
+    }
+
+    @Test func addsBasicCredentials() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/me", .text("ok"))
+        let client = F.client(stub, [AuthenticationMiddleware(.basic(username: "Aladdin", password: "open sesame"))])
+        _ = try await client.send(F.text(.get, "/me"))
+        #expect(stub.requests.last?.headers[.authorization] == "Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==")
+    }
+
+    @Test func addsAnAPIKeyHeaderAndMarksItSensitiveForRedirects() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/me", .text("ok"))
+        let seen = Locked<Set<HTTPField.Name>>([])
+        let spy = ClosureMiddleware { request, body, context, next in
+            seen.withLock { $0 = context.options.sensitiveRedirectHeaders }
+            return try await next(request, body, context)
+        }
+        let client = F.client(stub, [AuthenticationMiddleware(.apiKey("k-1", header: "X-Client-Key")), spy])
+        _ = try await client.send(F.text(.get, "/me"))
+        #expect(stub.requests.last?.headers[HTTPField.Name("X-Client-Key")!] == "k-1")
+        #expect(seen.current.contains(HTTPField.Name("X-Client-Key")!))
+    }
+
+    @Test func addsAnAPIKeyToTheQuery() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/search", .text("ok"))
+        let client = F.client(stub, [AuthenticationMiddleware(.apiKey("k 1&x", queryItem: "api_key"))])
+        _ = try await client.send(F.text(.get, "/search").query("q", "swift"))
+        #expect(stub.requests.last?.target == "/v1/search?q=swift&api_key=k%201%26x")
+    }
+
+    @Test func refusesATokenWithALineBreakWithoutSendingIt() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/me", .text("ok"))
+        let client = F.client(stub, [AuthenticationMiddleware(.bearer("abc\r\nX-Evil: 1"))])
+        await #expect { try await client.send(F.text(.get, "/me")) } throws: { error in
+            guard case .encodingFailed(_, let underlying) = error as? APIError else { return false }
+            return underlying is InvalidHeaderError && !"\(error)".contains("X-Evil")
+        }
+        #expect(stub.requests.isEmpty)
+    }
+
+    @Test func fiftyConcurrent401sRefreshOnceAndRetryEachWithTheNewToken() async throws {
+        let provider = CountingTokenProvider()
+        let barrier = Barrier(count: 50)
+        let stub = StubTransport()
+        stub.on(.get, "/items/{id}") { request in
+            if request.headers[.authorization] == "Bearer token-2" { return .text("ok") }
+            await barrier.arrive()          // every first attempt is in flight before any 401 returns
+            return .status(401)
+        }
+        let client = F.client(stub, [AuthenticationMiddleware(.bearer(provider))])
+        let results = try await withThrowingTaskGroup(of: String.self) { group in
+            for id in 0..<50 { group.addTask { try await client.send(F.text(.get, "/items/\(id)")) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(results == Array(repeating: "ok", count: 50))
+        #expect(provider.refreshes == 1)
+        #expect(provider.loads == 1)
+        let tokens = stub.requests.map { $0.headers[.authorization] ?? "" }
+        #expect(tokens.filter { $0 == "Bearer token-1" }.count == 50)
+        #expect(tokens.filter { $0 == "Bearer token-2" }.count == 50)
+    }
+
+    @Test func aFailedRefreshFailsEveryRequestOnceWithOneClearError() async throws {
+        let provider = CountingTokenProvider(failRefresh: true)
+        let barrier = Barrier(count: 50)
+        let stub = StubTransport()
+        stub.on(.get, "/items/{id}") { _ in
+            await barrier.arrive()
+            return .status(401)
+        }
+        let client = F.client(stub, [AuthenticationMiddleware(.bearer(provider))])
+        let errors = await withTaskGroup(of: (any Error)?.self) { group in
+            for id in 0..<50 {
+                group.addTask {
+                    do { _ = try await client.send(F.text(.get, "/items/\(id)")); return nil } catch { return error }
+                }
+            }
+            return await group.reduce(into: [(any Error)?]()) { $0.append($1) }
+        }
+        #expect(provider.refreshes == 1)
+        #expect(stub.requests.count == 50)   // nobody was retried with a token that does not exist
+        for error in errors {
+            let auth = try #require((error as? APIError)?.underlyingError as? AuthenticationError)
+            #expect(auth.kind == .refreshFailed)
+        }
+    }
+
+    @Test func aSecond401AfterTheRefreshIsReturnedNotLooped() async throws {
+        let provider = CountingTokenProvider()
+        let stub = StubTransport()
+        stub.on(.get, "/me", .status(401))
+        let client = F.client(stub, [AuthenticationMiddleware(.bearer(provider))])
+        await #expect { try await client.send(F.text(.get, "/me")) } throws: { ($0 as? APIError)?.statusCode == 401 }
+        #expect(stub.requests.count == 2)
+        #expect(provider.refreshes == 1)
+    }
+
+    @Test func aRequestSentWithAnOlderTokenIsRetriedWithoutAnotherRefresh() async throws {
+        let provider = CountingTokenProvider()
+        let middleware = AuthenticationMiddleware(.bearer(provider))
+        let refresher = try #require(middleware.refresher)
+        let slowRelease = Barrier(count: 2)
+        let stub = StubTransport()
+        stub.on(.get, "/slow") { request in
+            if request.headers[.authorization] == "Bearer token-1" {
+                await slowRelease.arrive()   // held until the other request has refreshed
+                return .status(401)
+            }
+            return .text("slow ok")
+        }
+        stub.on(.get, "/fast") { request in
+            request.headers[.authorization] == "Bearer token-2" ? .text("fast ok") : .status(401)
+        }
+        let client = F.client(stub, [middleware])
+        _ = try await refresher.token()
+        async let slow = client.send(F.text(.get, "/slow"))
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(try await client.send(F.text(.get, "/fast")) == "fast ok")
+        await slowRelease.arrive()
+        #expect(try await slow == "slow ok")
+        #expect(provider.refreshes == 1)
+    }
+
+    @Test func doesNotRetryA401WhoseBodyCannotBeSentAgain() async throws {
+        let provider = CountingTokenProvider()
+        let stub = StubTransport()
+        stub.on(.put, "/upload", .status(401))
+        let client = F.client(stub, [AuthenticationMiddleware(.bearer(provider))])
+        let request = F.text(.put, "/upload", body: .stream(F.singlePassBody("data")))
+        await #expect { try await client.send(request) } throws: { ($0 as? APIError)?.statusCode == 401 }
+        #expect(stub.requests.count == 1)
+        #expect(provider.refreshes == 0)
+    }
+}

@@ -1,0 +1,80 @@
+import Courier
+import CourierTesting
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+/// A retry clock that records each wait and returns at once, at a fixed wall-clock time.
+final class RecordingRetryClock: RetryClock {
+    let fixedNow: Date
+    private let recorded = Locked<[Duration]>([])
+
+    init(now: Date = Date(timeIntervalSince1970: 1_700_000_000)) { self.fixedNow = now }
+
+    var delays: [Duration] { recorded.current }
+    func sleep(for duration: Duration) async throws {
+        try Task.checkCancellation()
+        recorded.withLock { $0.append(duration) }
+    }
+    func now() -> Date { fixedNow }
+}
+
+/// A transport made of a closure, for tests that need bodies the stub cannot make.
+struct ClosureTransport: Transport {
+    let handler: @Sendable (HTTPRequest, HTTPBody?, RequestContext) async throws -> (HTTPResponse, HTTPBody?)
+    func send(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
+        try await handler(request, body, context)
+    }
+}
+
+/// A middleware made of a closure (to look at what the chain passes on).
+struct ClosureMiddleware: Middleware {
+    let body: @Sendable (HTTPRequest, HTTPBody?, RequestContext, HTTPHandler) async throws -> (HTTPResponse, HTTPBody?)
+    func intercept(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: HTTPHandler) async throws -> (HTTPResponse, HTTPBody?) {
+        try await self.body(request, body, context, next)
+    }
+}
+
+enum MiddlewareFixtures {
+    static let baseURL = URL(string: "https://api.example.com/v1")!
+
+    static func client(_ transport: any Transport, _ middleware: [any Middleware], timeout: Duration = .seconds(60)) -> APIClient {
+        APIClient(configuration: APIConfiguration(baseURL: baseURL, timeout: timeout), transport: transport, middleware: middleware)
+    }
+
+    /// A request whose response is the body as text.
+    static func text(_ method: HTTPRequest.Method = .get, _ path: String, body: RequestBody? = nil,
+                     headers: HTTPFields = [:], options: RequestOptions = RequestOptions()) -> Request<String> {
+        Request(method: method, path: path, headers: headers, body: body, options: options) { _, data, _ in
+            String(decoding: data, as: UTF8.self)
+        }
+    }
+
+    /// A body that can be iterated only once.
+    static func singlePassBody(_ text: String) -> HTTPBody {
+        let (stream, continuation) = AsyncThrowingStream<HTTPBody.ByteChunk, any Error>.makeStream()
+        continuation.yield(ArraySlice(text.utf8))
+        continuation.finish()
+        return HTTPBody(stream, length: .known(Int64(text.utf8.count)), iterationBehavior: .single)
+    }
+}
+
+/// Waits until `count` tasks have arrived, then lets them all go.
+actor Barrier {
+    private let count: Int
+    private var arrived = 0
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(count: Int) { self.count = count }
+
+    func arrive() async {
+        arrived += 1
+        if arrived >= count {
+            let all = waiting
+            waiting = []
+            all.forEach { $0.resume() }
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+}

@@ -1,0 +1,202 @@
+import Courier
+import CourierTesting
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+import Testing
+
+@Suite struct RetryMiddlewareTests {
+    private typealias F = MiddlewareFixtures
+
+    private func retry(_ policy: RetryPolicy = RetryPolicy(jitter: .none), clock: RecordingRetryClock,
+                       budget: RetryBudget = .unlimited) -> RetryMiddleware {
+        RetryMiddleware(policy: policy, budget: budget, clock: clock)
+    }
+
+    @Test func retriesA503ThenReturnsTheSuccessWithEachAttemptNumbered() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/items", [.status(503), .status(502), .text("ok")])
+        let clock = RecordingRetryClock()
+        let client = F.client(stub, [retry(clock: clock)])
+        let text = try await client.send(F.text(.get, "/items"))
+        #expect(text == "ok")
+        #expect(stub.requests.map(\.attempt) == [1, 2, 3])
+        #expect(clock.delays == [.milliseconds(500), .seconds(1)])
+    }
+
+    @Test func stopsAfterMaxAttemptsAndReturnsTheLastResponse() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/items", .status(500))
+        let clock = RecordingRetryClock()
+        let client = F.client(stub, [retry(RetryPolicy(maxAttempts: 2, jitter: .none), clock: clock)])
+        await #expect { try await client.send(F.text(.get, "/items")) } throws: { ($0 as? APIError)?.statusCode == 500 }
+        #expect(stub.requests.count == 2)
+    }
+
+    @Test func honoursRetryAfterInSecondsAndNeverWaitsLess() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/items", [StubResponse.status(503).header(.retryAfter, "7"), .text("ok")])
+        let clock = RecordingRetryClock()
+        let client = F.client(stub, [retry(clock: clock)])
+        _ = try await client.send(F.text(.get, "/items"))
+        #expect(clock.delays == [.seconds(7)])
+    }
+
+    @Test func honoursRetryAfterAsAnHTTPDate() async throws {
+        let clock = RecordingRetryClock(now: Date(timeIntervalSince1970: 1_700_000_000))   // Tue, 14 Nov 2023 22:13:20 GMT
+        let stub = StubTransport()
+        stub.on(.get, "/items", [StubResponse.status(503).header(.retryAfter, "Tue, 14 Nov 2023 22:14:00 GMT"), .text("ok")])
+        let client = F.client(stub, [retry(RetryPolicy(maxDelay: .seconds(300), jitter: .none), clock: clock)], timeout: .seconds(600))
+        _ = try await client.send(F.text(.get, "/items"))
+        #expect(clock.delays == [.seconds(40)])
+    }
+
+    @Test func returnsTheResponseWhenRetryAfterExceedsTheCap() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/items", [StubResponse.status(503).header(.retryAfter, "120"), .text("ok")])
+        let clock = RecordingRetryClock()
+        let client = F.client(stub, [retry(RetryPolicy(maxDelay: .seconds(30)), clock: clock)])
+        await #expect { try await client.send(F.text(.get, "/items")) } throws: { ($0 as? APIError)?.statusCode == 503 }
+        #expect(stub.requests.count == 1)
+        #expect(clock.delays.isEmpty)
+    }
+
+    @Test func returnsTheResponseWhenRetryAfterExceedsTheDeadline() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/items", [StubResponse.status(503).header(.retryAfter, "10"), .text("ok")])
+        let clock = RecordingRetryClock()
+        let client = F.client(stub, [retry(clock: clock)], timeout: .seconds(5))
+        await #expect { try await client.send(F.text(.get, "/items")) } throws: { ($0 as? APIError)?.statusCode == 503 }
+        #expect(stub.requests.count == 1)
+        #expect(clock.delays.isEmpty)
+    }
+
+    @Test func doesNotRetryPost() async throws {
+        let stub = StubTransport()
+        stub.on(.post, "/items", [.status(503), .text("ok")])
+        let client = F.client(stub, [retry(clock: RecordingRetryClock())])
+        await #expect(throws: APIError.self) { try await client.send(F.text(.post, "/items", body: .data(Data("x".utf8), contentType: "text/plain"))) }
+        #expect(stub.requests.count == 1)
+    }
+
+    @Test func retriesPostWithAnIdempotencyKeyOrWhenTheRequestOptsIn() async throws {
+        let stub = StubTransport()
+        stub.on(.post, "/keyed", [.status(503), .text("ok")])
+        stub.on(.post, "/opted", [.status(503), .text("ok")])
+        let client = F.client(stub, [retry(clock: RecordingRetryClock())])
+        _ = try await client.send(F.text(.post, "/keyed", headers: [HTTPField.Name("Idempotency-Key")!: "abc"]))
+        _ = try await client.send(F.text(.post, "/opted", options: RequestOptions(retry: .always)))
+        #expect(stub.requests.count == 4)
+        #expect(stub.requests(matching: "/v1/opted").last?.bodyText == "")
+    }
+
+    @Test func neverRetriesWhenTheRequestSaysNever() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/items", [.status(503), .text("ok")])
+        let client = F.client(stub, [retry(clock: RecordingRetryClock())])
+        await #expect(throws: APIError.self) { try await client.send(F.text(.get, "/items", options: RequestOptions(retry: .never))) }
+        #expect(stub.requests.count == 1)
+    }
+
+    @Test func neverRetriesABodyThatCanBeSentOnlyOnce() async throws {
+        let stub = StubTransport()
+        stub.on(.put, "/items", [.status(503), .text("ok")])
+        let client = F.client(stub, [retry(clock: RecordingRetryClock())])
+        let request = F.text(.put, "/items", body: .stream(F.singlePassBody("payload")), options: RequestOptions(retry: .always))
+        await #expect(throws: APIError.self) { try await client.send(request) }
+        #expect(stub.requests.count == 1)
+        #expect(stub.requests.first?.bodyText == "payload")
+    }
+
+    @Test func resendsAReplayableBodyIdentically() async throws {
+        let stub = StubTransport()
+        stub.on(.put, "/items", [.status(503), .text("ok")])
+        let client = F.client(stub, [retry(clock: RecordingRetryClock())])
+        _ = try await client.send(F.text(.put, "/items", body: .json(["name": "Ada"])))
+        #expect(stub.requests.map(\.bodyText) == [#"{"name":"Ada"}"#, #"{"name":"Ada"}"#])
+    }
+
+    @Test func retriesTransportFailuresOfIdempotentRequests() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/items", [.failure(TransportError(.connectionLost, "reset")), .text("ok")])
+        let client = F.client(stub, [retry(clock: RecordingRetryClock())])
+        #expect(try await client.send(F.text(.get, "/items")) == "ok")
+        #expect(stub.requests.count == 2)
+    }
+
+    @Test func retriesAPostOnlyWhenTheFailureProvesNothingWasSent() async throws {
+        let stub = StubTransport()
+        stub.on(.post, "/refused", [.failure(TransportError(.connectionFailed, "refused", requestMayHaveBeenSent: false)), .text("ok")])
+        stub.on(.post, "/lost", [.failure(TransportError(.connectionLost, "reset")), .text("ok")])
+        let client = F.client(stub, [retry(clock: RecordingRetryClock())])
+        #expect(try await client.send(F.text(.post, "/refused")) == "ok")
+        await #expect(throws: APIError.self) { try await client.send(F.text(.post, "/lost")) }
+        #expect(stub.requests(matching: "/v1/refused").count == 2)
+        #expect(stub.requests(matching: "/v1/lost").count == 1)
+    }
+
+    @Test func doesNotRetryErrorsOutsideThePolicy() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/items", [.failure(TransportError(.tls, "bad certificate")), .text("ok")])
+        let client = F.client(stub, [retry(clock: RecordingRetryClock())])
+        await #expect(throws: APIError.self) { try await client.send(F.text(.get, "/items")) }
+        #expect(stub.requests.count == 1)
+    }
+
+    @Test func retries429OnlyWhenOptedIn() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/default", [.status(429), .text("ok")])
+        stub.on(.get, "/opted", [.status(429), .text("ok")])
+        var policy = RetryPolicy(jitter: .none)
+        policy.retryableStatuses.insert(429)
+        let plain = F.client(stub, [retry(clock: RecordingRetryClock())])
+        let opted = F.client(stub, [retry(policy, clock: RecordingRetryClock())])
+        await #expect(throws: APIError.self) { try await plain.send(F.text(.get, "/default")) }
+        #expect(try await opted.send(F.text(.get, "/opted")) == "ok")
+        #expect(stub.requests.count == 3)
+    }
+
+    @Test func drainsTheRejectedResponseBodyBeforeRetrying() async throws {
+        let drained = Locked<[Bool]>([])
+        let calls = Locked(0)
+        let transport = ClosureTransport { _, _, _ in
+            let call = calls.withLock { $0 += 1; return $0 }
+            if call == 1 {
+                let (stream, continuation) = AsyncThrowingStream<HTTPBody.ByteChunk, any Error>.makeStream()
+                continuation.onTermination = { _ in drained.withLock { $0.append(true) } }
+                continuation.yield(ArraySlice("busy".utf8))
+                continuation.finish()
+                return (HTTPResponse(status: .serviceUnavailable), HTTPBody(stream, length: .unknown, iterationBehavior: .single))
+            }
+            return (HTTPResponse(status: .ok), HTTPBody("ok"))
+        }
+        let client = F.client(transport, [retry(clock: RecordingRetryClock())])
+        #expect(try await client.send(F.text(.get, "/items")) == "ok")
+        #expect(drained.current == [true])
+    }
+
+    @Test func stopsWhenTheBudgetIsSpent() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/items", .status(503))
+        let budget = RetryBudget(retryRatio: 0.5, minRetriesPerSecond: 0)
+        let client = F.client(stub, [retry(RetryPolicy(maxAttempts: 2, jitter: .none), clock: RecordingRetryClock(), budget: budget)])
+        for _ in 0..<4 {
+            await #expect(throws: APIError.self) { try await client.send(F.text(.get, "/items")) }
+        }
+        // Four requests deposit two tokens: two retries in all.
+        #expect(stub.requests.count == 6)
+    }
+
+    @Test func theSleepIsCancellable() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/items", [StubResponse.status(503).header(.retryAfter, "20"), .text("ok")])
+        let client = F.client(stub, [RetryMiddleware(policy: RetryPolicy(maxDelay: .seconds(60)), budget: .unlimited)])
+        let start = ContinuousClock.now
+        let task = Task { try await client.send(F.text(.get, "/items")) }
+        try await Task.sleep(for: .milliseconds(200))
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(start.duration(to: .now) < .seconds(5))
+        #expect(stub.requests.count == 1)
+    }
+}
