@@ -1,0 +1,31 @@
+import Foundation
+import Hummingbird
+
+/// Bearer-token routes for authentication and token-refresh tests:
+/// `/auth/protected`, `/auth/rotate` and `/auth/refresh-count`.
+///
+/// The valid token starts as `token-1`; each `POST /auth/rotate` makes it `token-<n+1>`.
+enum AuthRoutes {
+    /// Adds the auth routes to `router`.
+    static func add(to router: TestServerRouter, state: TestServerState) {
+        router.get("/auth/protected") { request, _ in
+            guard request.headers[.authorization] == "Bearer \(state.currentToken)" else {
+                return try Reply.error(
+                    .unauthorized,
+                    code: "unauthorized",
+                    message: "missing or expired bearer token",
+                    headers: [.wwwAuthenticate: "Bearer"]
+                )
+            }
+            return try Reply.json(["user": "ok"])
+        }
+
+        router.post("/auth/rotate") { _, _ in
+            try Reply.json(["token": state.rotateToken()])
+        }
+
+        router.get("/auth/refresh-count") { _, _ in
+            try Reply.json(["count": state.rotationCount])
+        }
+    }
+}

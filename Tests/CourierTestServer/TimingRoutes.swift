@@ -1,0 +1,42 @@
+import Foundation
+import Hummingbird
+
+/// Slow routes for timeout and cancellation tests: `/slow`, `/slow-body` and `/never`.
+///
+/// Every wait ends early when the server stops, so ``TestServer/stop()`` never hangs on them.
+enum TimingRoutes {
+    /// The longest wait any route accepts (60 s).
+    static let maxWait = 60_000
+
+    /// Adds the timing routes to `router`.
+    static func add(to router: TestServerRouter, state: TestServerState) {
+        // GET /slow?ms=N: waits N ms, then 200 {"ok": true}.
+        router.get("/slow") { request, _ in
+            try await state.pause(milliseconds: min(request.queryInt("ms", default: 1000), maxWait))
+            return try Reply.json(["ok": true])
+        }
+
+        // GET /slow-body?ms=N: the head and a first chunk at once, the rest N ms later.
+        router.get("/slow-body") { request, _ in
+            let delay = min(request.queryInt("ms", default: 1000), maxWait)
+            let first = ByteBuffer(string: #"{"ok": true, "#)
+            let rest = ByteBuffer(string: #""delayed_ms": \#(delay)}"#)
+            let body = ResponseBody(contentLength: first.readableBytes + rest.readableBytes) { writer in
+                try await writer.write(first)
+                try await state.pause(milliseconds: delay)
+                try await writer.write(rest)
+                try await writer.finish(nil)
+            }
+            return Response(status: .ok, headers: [.contentType: "application/json"], body: body)
+        }
+
+        // GET /never: never sends a response head. The wait (up to 60 s) is cancelled when
+        // the client closes the connection or the server stops.
+        router.get("/never") { request, _ in
+            try await request.body.consumeWithCancellationOnInboundClose { _ in
+                try await state.pause(milliseconds: maxWait)
+            }
+            return try Reply.error(.gatewayTimeout, code: "never", message: "gave up after 60 s")
+        }
+    }
+}
