@@ -149,7 +149,13 @@ let package = Package(
                 .product(name: "MacroTesting", package: "swift-macro-testing"),
             ]
         ),
-        .testTarget(name: "CourierMacrosTests", dependencies: ["Courier", "CourierMacros", "CourierTesting"]),
+        .testTarget(
+            name: "CourierMacrosTests",
+            dependencies: [
+                "Courier", "CourierMacros", "CourierTesting",
+                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+            ]
+        ),
     ]
 )
 

@@ -97,35 +97,77 @@ extension EndpointDescriptor {
     }
 }
 
-/// Turns an `Encodable` value into form fields.
+/// Turns an `Encodable` value into form fields: encoded to JSON, read back as ``FormValue``s so
+/// booleans, numbers and strings keep their JSON spelling on every platform.
 enum FormFlattener {
     static func fields(of value: some Encodable) throws -> [(String, Any)] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let data = try encoder.encode(value)
-        guard let object = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) as? [String: Any] else {
+        let data = try JSONEncoder().encode(value)
+        guard let object = try? JSONDecoder().decode([String: FormValue].self, from: data) else {
             throw EndpointError("a @FormURLEncoded body must encode as a keyed object")
         }
-        return try object.keys.sorted().compactMap { key in
+        return object.keys.sorted().compactMap { key in
             guard let element = object[key] else { return nil }
-            return (key, try formValue(element))
+            switch element {
+            case .null: return nil
+            case .list(let values): return (key, values.map(\.text))
+            default: return (key, element.text)
+            }
+        }
+    }
+}
+
+/// A JSON value as a form field sees it.
+enum FormValue: Decodable {
+    case null
+    case bool(Bool)
+    case integer(Int)
+    case number(Double)
+    case string(String)
+    case list([FormValue])
+    /// An object, kept as its JSON text.
+    case object(String)
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() { self = .null }
+        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
+        else if let value = try? container.decode(Int.self) { self = .integer(value) }
+        else if let value = try? container.decode(Double.self) { self = .number(value) }
+        else if let value = try? container.decode(String.self) { self = .string(value) }
+        else if let value = try? container.decode([FormValue].self) { self = .list(value) }
+        else {
+            let object = try container.decode([String: FormValue].self)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            self = .object(String(decoding: try encoder.encode(object), as: UTF8.self))
         }
     }
 
-    private static func formValue(_ element: Any) throws -> Any {
-        switch element {
-        case is NSNull: return String?.none as Any
-        case let bool as Bool where type(of: element) == Bool.self: return bool
-        case let array as [Any]: return try array.map(formValue)
-        case let number as NSNumber:
-            #if canImport(Darwin)
-            if CFGetTypeID(number) == CFBooleanGetTypeID() { return number.boolValue }
-            #endif
-            return number.stringValue
-        case let string as String: return string
-        default:
-            let data = try JSONSerialization.data(withJSONObject: element, options: [.sortedKeys])
-            return String(decoding: data, as: UTF8.self)
+    /// The field's text.
+    var text: String {
+        switch self {
+        case .null: ""
+        case .bool(let value): value ? "true" : "false"
+        case .integer(let value): String(value)
+        case .number(let value): String(value)
+        case .string(let value): value
+        case .list(let values): values.map(\.text).joined(separator: ",")
+        case .object(let json): json
+        }
+    }
+}
+
+extension FormValue: Encodable {
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .integer(let value): try container.encode(value)
+        case .number(let value): try container.encode(value)
+        case .string(let value): try container.encode(value)
+        case .list(let values): try container.encode(values)
+        case .object(let json): try container.encode(json)
         }
     }
 }
