@@ -1,0 +1,104 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+/// Adds common parameters (app version, OS, device, language, channel… as in seed 003's
+/// `BaseRequest`) to every request whose options keep ``RequestOptions/includeBaseParameters``.
+///
+/// ```swift
+/// let base = BaseParametersMiddleware(placement: .query) {
+///     [URLQueryItem(name: "os", value: "iOS"),
+///      URLQueryItem(name: "appVersion", value: Bundle.main.shortVersion),
+///      URLQueryItem(name: "deviceId", value: await Device.id())]
+/// }
+/// ```
+///
+/// Fixed parameters can also go in ``APIConfiguration/baseParameters``; this middleware is for
+/// values computed per request (network type, current language) or for putting them in the
+/// body or headers. With ``Placement/body``, parameters are merged into a form
+/// (`application/x-www-form-urlencoded`) or JSON object body that is already in memory; any
+/// other request (a `GET`, a multipart or streamed body) gets them in the query instead, so a
+/// single-pass body is never read. A parameter the request already has is not overwritten.
+public struct BaseParametersMiddleware: Middleware {
+    /// Where the parameters go.
+    public struct Placement: Sendable, Hashable {
+        fileprivate enum Kind: Hashable { case query, body, headers }
+        fileprivate let kind: Kind
+        /// In the URL's query.
+        public static let query = Placement(kind: .query)
+        /// In a form or JSON body when the request has one, in the query otherwise.
+        public static let body = Placement(kind: .body)
+        /// As request headers (names must be valid header names).
+        public static let headers = Placement(kind: .headers)
+    }
+
+    /// Where the parameters go.
+    public let placement: Placement
+    private let parameters: @Sendable () async throws -> [URLQueryItem]
+
+    /// Creates the middleware with parameters computed for each request.
+    public init(placement: Placement = .query, parameters: @escaping @Sendable () async throws -> [URLQueryItem]) {
+        self.placement = placement
+        self.parameters = parameters
+    }
+
+    /// Creates the middleware with fixed parameters.
+    public init(_ parameters: [URLQueryItem], placement: Placement = .query) {
+        self.init(placement: placement) { parameters }
+    }
+
+    public func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: HTTPHandler
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        guard context.options.includeBaseParameters else { return try await next(request, body, context) }
+        let items = try await parameters()
+        guard !items.isEmpty else { return try await next(request, body, context) }
+        var request = request
+        switch placement.kind {
+        case .headers:
+            for item in items {
+                let field = try HeaderValidation.field(name: item.name, value: item.value ?? "")
+                if request.headerFields[field.name] == nil { request.headerFields[field.name] = field.value }
+            }
+            return try await next(request, body, context)
+        case .body:
+            if let merged = try await Self.merge(items, into: body, request: &request) {
+                return try await next(request, merged, context)
+            }
+            Self.addToQuery(items, request: &request)
+            return try await next(request, body, context)
+        case .query:
+            Self.addToQuery(items, request: &request)
+            return try await next(request, body, context)
+        }
+    }
+
+    private static func addToQuery(_ items: [URLQueryItem], request: inout HTTPRequest) {
+        let existing = Set(MiddlewareSupport.queryItems(of: request).map(\.name))
+        MiddlewareSupport.appendQuery(items.filter { !existing.contains($0.name) }, to: &request)
+    }
+
+    /// The body with the parameters merged in, or `nil` when the body is not a form or JSON
+    /// object held in memory.
+    private static func merge(_ items: [URLQueryItem], into body: HTTPBody?, request: inout HTTPRequest) async throws -> HTTPBody? {
+        guard let body, let contentType = request.headerFields[.contentType]?.lowercased(),
+              let data = try await MiddlewareSupport.replayableBytes(body, limit: 4 * 1024 * 1024) else { return nil }
+        let merged: Data
+        if contentType.hasPrefix("application/x-www-form-urlencoded") {
+            let text = String(decoding: data, as: UTF8.self)
+            let existing = Set(text.split(separator: "&").map { String($0.split(separator: "=", maxSplits: 1)[0]) })
+            let extra = items.filter { !existing.contains(String(FormEncoding.encode([($0.name, "")]).dropLast())) }
+            let encoded = FormEncoding.encode(extra.map { ($0.name, $0.value ?? "") })
+            guard !encoded.isEmpty else { return body }
+            merged = Data(((text.isEmpty ? "" : text + "&") + encoded).utf8)
+        } else if contentType.hasPrefix("application/json") || contentType.contains("+json") {
+            guard var object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else { return nil }
+            for item in items where object[item.name] == nil { object[item.name] = item.value ?? NSNull() }
+            merged = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        } else {
+            return nil
+        }
+        request.headerFields[.contentLength] = nil
+        return HTTPBody(merged)
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import HTTPTypes
+import Logging
+
+extension LoggingMiddleware {
+    /// Everything known about one exchange, already redacted, and how to print it.
+    struct Transcript: Sendable {
+        let url: String
+        let method: String
+        let operation: String
+        let attempt: Int
+        var requestHeaders = HTTPFields()
+        var requestBody: (Data, truncated: Bool)?
+        var bodyIsStreamed = false
+        var response: HTTPResponse?
+        var responseHeaders = HTTPFields()
+        var duration: Duration = .zero
+        var outcome: ObservedBody.Outcome?
+        var error: (any Error)?
+
+        var milliseconds: Int { Int((duration.seconds * 1000).rounded()) }
+
+        var metadata: Logger.Metadata {
+            var metadata: Logger.Metadata = ["http.method": "\(method)", "url": "\(url)", "courier.operation": "\(operation)"]
+            if attempt > 1 { metadata["courier.attempt"] = "\(attempt)" }
+            if let response { metadata["http.status"] = "\(response.status.code)" }
+            if duration > .zero || response != nil || error != nil { metadata["duration_ms"] = "\(milliseconds)" }
+            if let outcome { metadata["response_bytes"] = "\(outcome.bytes)" }
+            return metadata
+        }
+
+        /// `GET https://… → 200 (41 ms, 1532 bytes)`
+        func summary() -> String {
+            guard let response else { return "\(method) \(url) failed after \(milliseconds) ms: \(error.map { "\($0)" } ?? "unknown error")" }
+            var text = "\(method) \(url) → \(response.status.code) (\(milliseconds) ms, \(outcome?.bytes ?? 0) bytes"
+            if outcome?.abandoned == true { text += ", body not read to the end" }
+            if let error = outcome?.error { text += ", body failed: \(error)" }
+            return text + ")"
+        }
+
+        func requestLines(emoji: Bool) -> String {
+            var lines = [emoji ? "🚀 API Request: \(method) \(url) [\(operation)\(attempt > 1 ? ", attempt \(attempt)" : "")]" : "→ \(method) \(url)"]
+            lines.append((emoji ? "📋 Headers: " : "  headers: ") + Self.format(requestHeaders))
+            if let (data, truncated) = requestBody, !data.isEmpty {
+                lines.append((emoji ? "📤 Body: " : "  body: ") + Self.format(data, truncated: truncated))
+            } else if bodyIsStreamed {
+                lines.append(emoji ? "📤 Body: (streamed, not shown)" : "  body: (streamed, not shown)")
+            }
+            return lines.joined(separator: "\n")
+        }
+
+        func responseLines(emoji: Bool) -> String {
+            guard let response else { return "" }
+            var lines = [emoji ? "📋 Response headers: " + Self.format(responseHeaders) : "← \(response.status.code) headers: " + Self.format(responseHeaders)]
+            if let outcome, !outcome.prefix.isEmpty {
+                lines.append((emoji ? "📄 Response Data: " : "  body: ") + Self.format(outcome.prefix, truncated: outcome.bytes > outcome.prefix.count))
+            }
+            return lines.joined(separator: "\n")
+        }
+
+        /// The seed-003 style transcript.
+        func verboseText() -> String {
+            var lines = [requestLines(emoji: true)]
+            guard let response else {
+                lines.append("💥 Failed after \(Self.format(duration)): \(error.map { "\($0)" } ?? "unknown error")")
+                return lines.joined(separator: "\n")
+            }
+            let mark = response.status.code < 400 ? "✅" : "❌"
+            lines.append("\(mark) API Response: \(response.status.code) \(response.status.reasonPhrase) (\(Self.format(duration)))")
+            lines.append("📦 Response Size: \(Self.format(bytes: outcome?.bytes ?? 0))")
+            lines.append(responseLines(emoji: true))
+            if let error = outcome?.error { lines.append("💥 Body failed: \(error)") }
+            return lines.joined(separator: "\n")
+        }
+
+        static func format(_ fields: HTTPFields) -> String {
+            fields.isEmpty ? "(none)" : fields.map { "\($0.name.canonicalName): \($0.value)" }.joined(separator: ", ")
+        }
+
+        static func format(_ data: Data, truncated: Bool) -> String {
+            let text = String(decoding: data, as: UTF8.self)
+            let shown = text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" && $0 != "\r" && $0 != "\t" } ? "<\(data.count) bytes of binary data>" : text
+            return truncated ? shown + "… (truncated)" : shown
+        }
+
+        static func format(_ duration: Duration) -> String {
+            let seconds = duration.seconds
+            return seconds < 1 ? "\(Int((seconds * 1000).rounded())) ms" : String(format: "%.2fs", seconds)
+        }
+
+        static func format(bytes: Int) -> String {
+            bytes < 1024 ? "\(bytes) B" : String(format: "%.1f KB", Double(bytes) / 1024)
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import HTTPTypes
+import Logging
+import OpenAPIRuntime
+
+/// Logs every exchange with swift-log, secrets redacted.
+///
+/// ```swift
+/// LoggingMiddleware(logger: logger)                            // one line per exchange
+/// LoggingMiddleware(logger: logger, style: .verbose)           // a readable transcript for apps
+/// LoggingMiddleware(logger: logger, redactedHeaders: ["X-Signature"], redactedQueryItems: ["pub_sign"])
+/// ```
+///
+/// - At `level` (default `.info`), one line per exchange when it ends (the body read, failed or
+///   dropped): `GET https://api.example.com/v1/users?page=2 → 200 (41 ms, 1532 bytes)`, with
+///   metadata `http.method`, `url`, `http.status`, `duration_ms`, `response_bytes`, `courier.operation`.
+///   A failure without a response is one line at `.warning`.
+/// - At `.debug`, the request and response headers and the first ``maxBodyBytes`` of each body.
+///   A request body is shown only when it can be read again (it is never consumed); a response
+///   body is shown as it streams by, never buffered.
+/// - ``Style/verbose`` logs the whole transcript at `level`, with seed 003's emoji markers.
+///
+/// `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`, Courier's
+/// ``Redaction/sensitiveHeaders``, any header or query item whose name looks secret (`token`,
+/// `password`, `signature`, `api_key`…) and the names you configure are replaced by
+/// `<redacted>`. The logger defaults to the context's (``APIConfiguration/logger``).
+public struct LoggingMiddleware: Middleware {
+    /// How much is logged at the summary level.
+    public struct Style: Sendable, Hashable {
+        fileprivate enum Kind: Hashable { case standard, verbose }
+        fileprivate let kind: Kind
+        /// One line per exchange; headers and bodies at debug.
+        public static let standard = Style(kind: .standard)
+        /// A multi-line, emoji-marked transcript of each exchange at the summary level.
+        public static let verbose = Style(kind: .verbose)
+    }
+
+    private let logger: Logger?
+    private let level: Logger.Level
+    private let style: Style
+    private let redactedHeaders: Set<HTTPField.Name>
+    private let redactedQueryItems: Set<String>
+    /// The most bytes of a body that are logged.
+    public let maxBodyBytes: Int
+
+    /// Creates the middleware.
+    /// - Parameters:
+    ///   - logger: where to log; `nil` uses the client's logger from the context.
+    ///   - level: the level of the one-line summary (and of the verbose transcript).
+    ///   - style: ``Style/standard`` or ``Style/verbose``.
+    ///   - redactedHeaders: more header names to redact (API keys, signatures).
+    ///   - redactedQueryItems: more query parameter names to redact.
+    ///   - maxBodyBytes: how much of a body to show (default 1 KiB).
+    public init(
+        logger: Logger? = nil, level: Logger.Level = .info, style: Style = .standard,
+        redactedHeaders: Set<String> = [], redactedQueryItems: Set<String> = [], maxBodyBytes: Int = 1024
+    ) {
+        self.logger = logger
+        self.level = level
+        self.style = style
+        self.redactedHeaders = Set(redactedHeaders.compactMap { HTTPField.Name($0) })
+        self.redactedQueryItems = redactedQueryItems
+        self.maxBodyBytes = max(0, maxBodyBytes)
+    }
+
+    public func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: HTTPHandler
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        let logger = self.logger ?? context.logger
+        let verbose = style == .verbose && logger.logLevel <= level
+        let debug = logger.logLevel <= .debug
+        guard verbose || debug || logger.logLevel <= level else { return try await next(request, body, context) }
+
+        var transcript = Transcript(url: MiddlewareSupport.redactedURL(request, extraQueryNames: redactedQueryItems),
+                                    method: request.method.rawValue, operation: context.operationName, attempt: context.attempt)
+        if verbose || debug {
+            transcript.requestHeaders = Redaction.redact(request.headerFields, extra: redactedHeaders)
+            transcript.requestBody = await MiddlewareSupport.prefix(of: body, limit: maxBodyBytes)
+            transcript.bodyIsStreamed = body != nil && transcript.requestBody == nil
+            if debug && !verbose { logger.debug("\(transcript.requestLines(emoji: false))", metadata: transcript.metadata) }
+        }
+        let start = ContinuousClock.now
+        let (response, responseBody): (HTTPResponse, HTTPBody?)
+        do {
+            (response, responseBody) = try await next(request, body, context)
+        } catch {
+            transcript.duration = start.duration(to: .now)
+            transcript.error = error
+            if verbose {
+                logger.log(level: max(level, .warning), "\(transcript.verboseText())", metadata: transcript.metadata)
+            } else {
+                logger.warning("\(transcript.summary())", metadata: transcript.metadata)
+            }
+            throw error
+        }
+        transcript.response = response
+        transcript.responseHeaders = Redaction.redact(response.headerFields, extra: redactedHeaders)
+        let level = self.level
+        let prefixLength = verbose || debug ? maxBodyBytes : 0
+        let observed = ObservedBody.wrap(responseBody, prefixLength: prefixLength) { [transcript] outcome in
+            var transcript = transcript
+            transcript.duration = start.duration(to: .now)
+            transcript.outcome = outcome
+            if verbose {
+                logger.log(level: level, "\(transcript.verboseText())", metadata: transcript.metadata)
+                return
+            }
+            logger.log(level: level, "\(transcript.summary())", metadata: transcript.metadata)
+            if debug { logger.debug("\(transcript.responseLines(emoji: false))", metadata: transcript.metadata) }
+        }
+        return (response, observed)
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+/// Checks the status code and content type of every response, as seed 001's
+/// `validateStatusCode(in:)` and `hasContentType(_:)` operators do.
+///
+/// ```swift
+/// ValidationMiddleware(statusCodes: 200..<300, contentTypes: ["application/json"])
+/// ValidationMiddleware(statusCodes: [200, 201, 204])
+/// ValidationMiddleware(contentTypes: ["image/*"])
+/// ```
+///
+/// A status outside `statusCodes` fails with ``APIError/httpError(statusCode:message:response:body:request:)``
+/// (with up to 64 KiB of the body, for the message); a content type that matches none of
+/// `contentTypes` fails with ``APIError/unexpectedContentType(request:expected:received:)``.
+/// Content types match case-insensitively, with or without parameters (`application/json`
+/// matches `application/json; charset=utf-8`), and `type/*` or `*/*` match any subtype.
+/// Responses without a body (`204`, `304`, `HEAD`) are not checked for a content type.
+public struct ValidationMiddleware: Middleware {
+    /// The acceptable status codes (`nil`: any).
+    public let statusCodes: Set<Int>?
+    /// The acceptable content types (empty: any).
+    public let contentTypes: [String]
+
+    /// Creates the middleware.
+    /// - Parameters:
+    ///   - statusCodes: any sequence of status codes (a range, an array, a set).
+    ///   - contentTypes: the acceptable media types; empty checks none.
+    public init(statusCodes: some Sequence<Int> = 200..<300, contentTypes: [String] = []) {
+        self.statusCodes = Set(statusCodes)
+        self.contentTypes = contentTypes
+    }
+
+    /// Creates the middleware that checks only content types (any status passes).
+    public init(contentTypes: [String]) {
+        self.statusCodes = nil
+        self.contentTypes = contentTypes
+    }
+
+    public func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: HTTPHandler
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        let (response, responseBody) = try await next(request, body, context)
+        let summary = RequestSummary(request, operationName: context.operationName)
+        if let statusCodes, !statusCodes.contains(response.status.code) {
+            var data = Data()
+            if let responseBody {
+                do {
+                    for try await chunk in responseBody {
+                        data.append(contentsOf: chunk.prefix(64 * 1024 - data.count))
+                        if data.count >= 64 * 1024 { break }
+                    }
+                } catch {}
+            }
+            throw APIClient.httpError(response, body: data, summary: summary)
+        }
+        let hasBody = request.method != .head && response.status.code != 204 && response.status.code != 304
+        if !contentTypes.isEmpty, hasBody {
+            let received = response.headerFields[.contentType]
+            guard let received, contentTypes.contains(where: { Self.matches(received, $0) }) else {
+                await MiddlewareSupport.drain(responseBody)
+                throw APIError.unexpectedContentType(request: summary, expected: contentTypes, received: received)
+            }
+        }
+        return (response, responseBody)
+    }
+
+    /// Whether `received` (a `Content-Type` value) matches `expected` (a media type, maybe with
+    /// `*` wildcards). Parameters are ignored unless `expected` has some, which must then match.
+    public static func matches(_ received: String, _ expected: String) -> Bool {
+        let (receivedType, receivedParameters) = parse(received)
+        let (expectedType, expectedParameters) = parse(expected)
+        let receivedParts = receivedType.split(separator: "/", maxSplits: 1)
+        let expectedParts = expectedType.split(separator: "/", maxSplits: 1)
+        guard receivedParts.count == 2 else { return expectedType == "*/*" }
+        guard expectedParts.count == 2 else { return false }
+        let typeMatches = expectedParts[0] == "*" || expectedParts[0] == receivedParts[0]
+        let subtypeMatches = expectedParts[1] == "*" || expectedParts[1] == receivedParts[1]
+        return typeMatches && subtypeMatches && expectedParameters.allSatisfy { receivedParameters[$0.key] == $0.value }
+    }
+
+    private static func parse(_ value: String) -> (String, [String: String]) {
+        let parts = value.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+        let type = (parts.first ?? "").lowercased()
+        var parameters: [String: String] = [:]
+        for part in parts.dropFirst() {
+            let pair = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard pair.count == 2 else { continue }
+            parameters[pair[0].lowercased()] = pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")).lowercased()
+        }
+        return (type, parameters)
+    }
+}
