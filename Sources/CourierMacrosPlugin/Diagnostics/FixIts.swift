@@ -48,9 +48,12 @@ enum FixIts {
 
     /// Drops an attribute from a declaration.
     static func remove(_ attribute: AttributeSyntax, from function: FunctionDeclSyntax) -> FixIt {
-        let kept = function.attributes.filter { element in
+        var kept = Array(function.attributes.filter { element in
             if case .attribute(let other) = element { return other.id != attribute.id }
             return true
+        })
+        if let last = kept.indices.last, function.attributes.last?.id != kept[last].id {
+            kept[last] = kept[last].with(\.trailingTrivia, attribute.trailingTrivia)
         }
         return FixIt(message: ServiceFixIt.removeAttribute(attribute.trimmedDescription),
                      changes: [.replace(oldNode: Syntax(function.attributes), newNode: Syntax(AttributeListSyntax(kept)))])

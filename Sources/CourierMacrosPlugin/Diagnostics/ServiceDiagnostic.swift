@@ -32,6 +32,9 @@ struct ServiceDiagnostic: DiagnosticMessage, Error {
     static func pathNotLiteral() -> Self {
         .init("pathNotLiteral", "the path must be a string literal without interpolation")
     }
+    static func notLiteral(_ attribute: String) -> Self {
+        .init("notLiteral", "@\(attribute) takes string literals naming the method's parameters")
+    }
     static func malformedTemplate(_ reason: String) -> Self {
         .init("malformedTemplate", "malformed path template: \(reason)")
     }

@@ -138,7 +138,7 @@ struct EndpointExtractor {
         var bodyNode: Syntax?
         for (index, body) in attributes.bodies.enumerated() {
             guard let name = body.parameter else {
-                sink.report(.pathNotLiteral(), at: body.attribute)
+                sink.report(.notLiteral("Body"), at: body.attribute)
                 continue
             }
             if index > 0 {
@@ -156,6 +156,7 @@ struct EndpointExtractor {
         if let implicit = binder.lookup("body"), binder.parameters[implicit].name == "body" || binder.parameters[implicit].label == "body" {
             if let bodyName, bodyName != "body", let attribute = attributes.bodies.first?.attribute {
                 sink.report(.twoBodies("body", bodyName), at: attribute, fixIts: [FixIts.remove(attribute, from: function)])
+                binder.bind(implicit, as: .body)  // reported once, not again as "not sent"
             } else if bodyName == nil {
                 bodyName = "body"
                 bodyNode = Syntax(function.signature.parameterClause.parameters[
@@ -187,12 +188,12 @@ struct EndpointExtractor {
                            binder: inout ParameterBinder, into sink: inout DiagnosticSink) {
         for (attribute, array) in attributes.queryParams {
             guard let array else {
-                sink.report(.pathNotLiteral(), at: attribute)
+                sink.report(.notLiteral("QueryParams"), at: attribute)
                 continue
             }
             for element in array.elements {
                 guard let name = EndpointAttributes.string(element.expression) else {
-                    sink.report(.pathNotLiteral(), at: element)
+                    sink.report(.notLiteral("QueryParams"), at: element)
                     continue
                 }
                 guard let index = binder.lookup(name) else {
@@ -226,7 +227,7 @@ struct EndpointExtractor {
         }
         for (attribute, name, parameter) in attributes.header {
             guard let parameter else {
-                sink.report(.pathNotLiteral(), at: attribute)
+                sink.report(.notLiteral("Header"), at: attribute)
                 continue
             }
             guard let index = binder.lookup(parameter) else {
