@@ -92,5 +92,6 @@ public macro Options(
     authentication: RequestOptions.Authentication = .automatic,
     includeBaseParameters: Bool = true,
     maxResponseSize: Int? = nil,
-    acceptableStatusCodes: Set<Int>? = nil
+    acceptableStatusCodes: Set<Int>? = nil,
+    redirectPolicy: RedirectPolicy? = nil
 ) = #externalMacro(module: "CourierMacrosPlugin", type: "EndpointAttributeMacro")
