@@ -140,6 +140,7 @@ let package = Package(
             name: "CourierIntegrationTests",
             dependencies: [
                 "Courier", "CourierURLSession", "CourierAsyncHTTPClient", "CourierTesting", "CourierTestServer",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
         .testTarget(
@@ -152,7 +153,8 @@ let package = Package(
         .testTarget(
             name: "CourierMacrosTests",
             dependencies: [
-                "Courier", "CourierMacros", "CourierTesting",
+                "Courier", "CourierMacros", "CourierTesting", "CourierTestServer", "CourierAsyncHTTPClient",
+                "CourierURLSession",
                 .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
             ]
         ),

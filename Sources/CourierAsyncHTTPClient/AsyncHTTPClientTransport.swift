@@ -35,11 +35,13 @@ public struct AsyncHTTPClientTransport: Transport {
     }
 
     /// A configuration suited to Courier: no redirects (Courier follows them with its own
-    /// credential rules), decompression on with a ratio limit against zip bombs, a connect timeout.
+    /// credential rules), decompression on with a ratio limit against zip bombs, a 10 s connect
+    /// timeout and a 30 s idle read timeout (the longest a silent server can hold a request
+    /// past its deadline while the body streams).
     public static func recommendedConfiguration() -> HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
-            timeout: .init(connect: .seconds(10), read: .seconds(60)),
+            timeout: .init(connect: .seconds(10), read: .seconds(30)),
             decompression: .enabled(limit: .ratio(100))
         )
         configuration.httpVersion = .automatic
@@ -88,7 +90,7 @@ public struct AsyncHTTPClientTransport: Transport {
         if fields[.contentEncoding] == nil, let value = fields[.contentLength], let count = Int64(value) {
             bodyLength = .known(count)
         }
-        return (head, HTTPBody(ResponseBodySequence(body: response.body), length: bodyLength, iterationBehavior: .single))
+        return (head, HTTPBody(ResponseBodySequence(body: response.body, deadline: context.deadline), length: bodyLength, iterationBehavior: .single))
     }
 }
 

@@ -22,21 +22,33 @@ struct ByteBufferSequence: AsyncSequence, Sendable {
 /// AsyncHTTPClient's response body as the byte chunks `HTTPBody` carries, with its errors
 /// mapped to ``TransportError``. Abandoning the iteration makes AsyncHTTPClient cancel the
 /// request and close the connection.
+///
+/// AsyncHTTPClient's own deadline ends when the response head arrives, so the request's
+/// deadline is checked again as each chunk arrives; a server that stops sending altogether is
+/// cut off by the client's idle read timeout (`HTTPClient.Configuration.timeout.read`).
 struct ResponseBodySequence: AsyncSequence, Sendable {
     typealias Element = ArraySlice<UInt8>
     let body: HTTPClientResponse.Body
+    let deadline: ContinuousClock.Instant
 
     struct AsyncIterator: AsyncIteratorProtocol {
         var base: HTTPClientResponse.Body.AsyncIterator
+        let deadline: ContinuousClock.Instant
+
         mutating func next() async throws -> ArraySlice<UInt8>? {
+            let buffer: ByteBuffer?
             do {
-                guard let buffer = try await base.next() else { return nil }
-                return ArraySlice(buffer.readableBytesView)
+                buffer = try await base.next()
             } catch {
                 throw AsyncHTTPClientErrors.map(error)
             }
+            guard let buffer else { return nil }
+            if ContinuousClock.now > deadline {
+                throw TransportError(.timeout, "the deadline passed while the response body was streaming")
+            }
+            return ArraySlice(buffer.readableBytesView)
         }
     }
 
-    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: body.makeAsyncIterator()) }
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: body.makeAsyncIterator(), deadline: deadline) }
 }

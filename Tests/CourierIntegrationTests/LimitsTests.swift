@@ -1,0 +1,138 @@
+import AsyncHTTPClient
+import Courier
+import CourierAsyncHTTPClient
+import CourierTestServer
+import Foundation
+import Testing
+
+/// Timeouts, cancellation and the response size limit, against a real server.
+@Suite("Timeouts, cancellation and limits over real transports")
+struct LimitsTests {
+    @Test("a server that never answers ends in a timeout", arguments: TransportKind.allCases)
+    func timeout(_ kind: TransportKind) async throws {
+        try await withTestServer { (server: TestServer) async throws in
+            let client = kind.client(for: server) { $0.timeout = .milliseconds(500) }
+            let elapsed = await ContinuousClock().measure {
+                await #expect {
+                    try await client.send(Request<Data>(path: "/never"))
+                } throws: { error in
+                    if case .timeout = error as? APIError { return true }
+                    return false
+                }
+            }
+            #expect(elapsed < .seconds(10))
+        }
+    }
+
+    @Test("a body that stalls mid-way ends in a timeout (URLSession: the deadline)")
+    func stalledBodyURLSession() async throws {
+        try await withTestServer { (server: TestServer) async throws in
+            let client = TransportKind.urlSession.client(for: server) { $0.timeout = .milliseconds(500) }
+            let elapsed = await ContinuousClock().measure {
+                await #expect {
+                    try await client.send(Request<Data>(path: "/slow-body", query: [.init(name: "ms", value: "20000")]))
+                } throws: { error in
+                    if case .timeout = error as? APIError { return true }
+                    return false
+                }
+            }
+            #expect(elapsed < .seconds(10))
+        }
+    }
+
+    @Test("a body that stalls mid-way ends in a timeout (AsyncHTTPClient: the idle read timeout)")
+    func stalledBodyAsyncHTTPClient() async throws {
+        var configuration = AsyncHTTPClientTransport.recommendedConfiguration()
+        configuration.timeout.read = .milliseconds(500)
+        let httpClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        do {
+            try await withTestServer { (server: TestServer) async throws in
+                let client = APIClient(configuration: APIConfiguration(baseURL: server.baseURL, timeout: .seconds(5)),
+                                       transport: AsyncHTTPClientTransport(client: httpClient))
+                let elapsed = await ContinuousClock().measure {
+                    await #expect {
+                        try await client.send(Request<Data>(path: "/slow-body", query: [.init(name: "ms", value: "20000")]))
+                    } throws: { error in
+                        if case .timeout = error as? APIError { return true }
+                        return false
+                    }
+                }
+                #expect(elapsed < .seconds(10))
+            }
+        } catch {
+            try? await httpClient.shutdown()
+            throw error
+        }
+        try await httpClient.shutdown()
+    }
+
+    @Test("cancelling the task cancels the exchange promptly, and the client keeps working", arguments: TransportKind.allCases)
+    func cancellation(_ kind: TransportKind) async throws {
+        try await withTestServer { (server: TestServer) async throws in
+            let client = kind.client(for: server)
+            let task = Task { try await client.send(Request<Data>(path: "/never")) }
+            try await Task.sleep(for: .milliseconds(200))
+            let elapsed = await ContinuousClock().measure {
+                task.cancel()
+                await #expect(throws: CancellationError.self) { try await task.value }
+            }
+            #expect(elapsed < .seconds(5))
+            #expect(try await client.send(Request<String>(path: "/text")) == "hello")
+        }
+    }
+
+    @Test("a declared length over the limit is refused before reading", arguments: TransportKind.allCases)
+    func declaredLengthOverLimit(_ kind: TransportKind) async throws {
+        try await withTestServer { (server: TestServer) async throws in
+            let client = kind.client(for: server) { $0.maxResponseSize = 100_000 }
+            await #expect {
+                try await client.send(Request<Data>(path: "/bytes/2000000"))
+            } throws: { error in
+                if case .resourceTooLarge(_, 100_000) = error as? APIError { return true }
+                return false
+            }
+            #expect(try await client.send(Request<Data>(path: "/bytes/100000")).count == 100_000)
+        }
+    }
+
+    @Test("a chunked body is cut off at the limit while it streams", arguments: TransportKind.allCases)
+    func streamedOverLimit(_ kind: TransportKind) async throws {
+        try await withTestServer { (server: TestServer) async throws in
+            let client = kind.client(for: server) { $0.maxResponseSize = 200_000 }
+            await #expect {
+                try await client.send(Request<Data>(path: "/stream-bytes/5000000"))
+            } throws: { error in
+                if case .resourceTooLarge = error as? APIError { return true }
+                return false
+            }
+        }
+    }
+
+    @Test("an endless body ends in resourceTooLarge, not a hang", arguments: TransportKind.allCases)
+    func endlessBody(_ kind: TransportKind) async throws {
+        try await withTestServer { (server: TestServer) async throws in
+            let client = kind.client(for: server) { $0.maxResponseSize = 1_000_000; $0.timeout = .seconds(20) }
+            await #expect {
+                try await client.send(Request<Data>(path: "/infinite"))
+            } throws: { error in
+                if case .resourceTooLarge = error as? APIError { return true }
+                return false
+            }
+            #expect(try await client.send(Request<String>(path: "/text")) == "hello")
+        }
+    }
+
+    @Test("a refused connection is a network error", arguments: TransportKind.allCases)
+    func connectionRefused(_ kind: TransportKind) async throws {
+        let server = try await TestServer.start()
+        let url = server.baseURL
+        await server.stop()
+        let client = APIClient(configuration: APIConfiguration(baseURL: url, timeout: .seconds(5)), transport: kind.makeTransport())
+        await #expect {
+            try await client.send(Request<Data>(path: "/text"))
+        } throws: { error in
+            if case .network = error as? APIError { return true }
+            return false
+        }
+    }
+}

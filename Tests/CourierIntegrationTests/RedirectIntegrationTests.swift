@@ -1,0 +1,90 @@
+import Courier
+import CourierTestServer
+import Foundation
+import HTTPTypes
+import Testing
+
+/// Redirects are followed by Courier with the same rules on both transports.
+@Suite("Redirects over real transports")
+struct RedirectIntegrationTests {
+    private let credentials: HTTPFields = [
+        .authorization: "Bearer secret-token", .cookie: "session=abc", .proxyAuthorization: "Basic eDp5",
+        .init("X-Api-Key")!: "k-123",
+    ]
+
+    @Test("a chain of redirects on one origin is followed with credentials kept", arguments: TransportKind.allCases)
+    func sameOrigin(_ kind: TransportKind) async throws {
+        try await withTestServer { (server: TestServer) async throws in
+            let client = kind.client(for: server)
+            let echo = try await client.send(Request<Echo>(path: "/redirect/3", headers: credentials))
+            #expect(echo.headers["authorization"] == "Bearer secret-token")
+            #expect(echo.path.hasPrefix("/redirect/0") || echo.path.hasPrefix("/echo"))
+        }
+    }
+
+    @Test("credentials are dropped when the redirect goes to another origin", arguments: TransportKind.allCases)
+    func crossOrigin(_ kind: TransportKind) async throws {
+        try await withTestServer { (origin: TestServer) async throws in
+            try await withTestServer { (other: TestServer) async throws in
+                let client = kind.client(for: origin)
+                var options = RequestOptions()
+                options.sensitiveRedirectHeaders = [.init("X-Api-Key")!]
+                let target = other.url("/headers").absoluteString
+                let echo = try await client.send(Request<Echo>(
+                    path: "/redirect-to", query: [.init(name: "url", value: target)], headers: credentials, options: options))
+                #expect(echo.headers["host"]?.hasSuffix(":\(other.port)") == true)
+                #expect(echo.headers["authorization"] == nil)
+                #expect(echo.headers["cookie"] == nil)
+                #expect(echo.headers["proxy-authorization"] == nil)
+                #expect(echo.headers["x-api-key"] == nil)
+            }
+        }
+    }
+
+    @Test("303 after POST arrives as a GET without the body", arguments: TransportKind.allCases)
+    func seeOther(_ kind: TransportKind) async throws {
+        try await withTestServer { (server: TestServer) async throws in
+            let client = kind.client(for: server)
+            let echo = try await client.send(Request<Echo>(
+                method: .post, path: "/redirect-to", query: [.init(name: "url", value: "/headers"), .init(name: "status", value: "303")],
+                body: .json(["a": "b"])))
+            #expect(echo.method == "GET")
+            #expect(echo.body.isEmpty)
+            #expect(echo.headers["content-type"] == nil)
+        }
+    }
+
+    @Test("307 resends the method and body", arguments: TransportKind.allCases)
+    func temporaryRedirect(_ kind: TransportKind) async throws {
+        try await withTestServer { (server: TestServer) async throws in
+            let client = kind.client(for: server)
+            let echo = try await client.send(Request<Echo>(
+                method: .post, path: "/redirect-to", query: [.init(name: "url", value: "/headers"), .init(name: "status", value: "307")],
+                body: .json(["a": "b"])))
+            #expect(echo.method == "POST")
+            #expect(echo.body == #"{"a":"b"}"#)
+        }
+    }
+
+    @Test("a redirect loop ends in an error", arguments: TransportKind.allCases)
+    func loop(_ kind: TransportKind) async throws {
+        try await withTestServer { (server: TestServer) async throws in
+            let client = kind.client(for: server)
+            await #expect {
+                try await client.send(Request<Data>(path: "/redirect-loop"))
+            } throws: { error in
+                guard case .network(_, let underlying) = error as? APIError else { return false }
+                return underlying is RedirectError
+            }
+        }
+    }
+
+    @Test("more than 10 redirects is an error", arguments: TransportKind.allCases)
+    func tooMany(_ kind: TransportKind) async throws {
+        try await withTestServer { (server: TestServer) async throws in
+            let client = kind.client(for: server)
+            await #expect(throws: APIError.self) { try await client.send(Request<Data>(path: "/redirect/11")) }
+            _ = try await client.send(Request<Data>(path: "/redirect/10"))
+        }
+    }
+}
