@@ -66,15 +66,26 @@ extension LoggingMiddleware {
                 return lines.joined(separator: "\n")
             }
             let mark = response.status.code < 400 ? "✅" : "❌"
-            lines.append("\(mark) API Response: \(response.status.code) \(response.status.reasonPhrase) (\(Self.format(duration)))")
+            lines.append("\(mark) API Response: \(response.status.code) \(Self.reason(response.status)) (\(Self.format(duration)))")
             lines.append("📦 Response Size: \(Self.format(bytes: outcome?.bytes ?? 0))")
             lines.append(responseLines(emoji: true))
             if let error = outcome?.error { lines.append("💥 Body failed: \(error)") }
             return lines.joined(separator: "\n")
         }
 
+        static func reason(_ status: HTTPResponse.Status) -> String {
+            if !status.reasonPhrase.isEmpty { return status.reasonPhrase }
+            let common: [Int: String] = [
+                200: "OK", 201: "Created", 202: "Accepted", 204: "No Content", 301: "Moved Permanently", 302: "Found",
+                304: "Not Modified", 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found",
+                408: "Request Timeout", 409: "Conflict", 422: "Unprocessable Content", 429: "Too Many Requests",
+                500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Timeout",
+            ]
+            return common[status.code] ?? ""
+        }
+
         static func format(_ fields: HTTPFields) -> String {
-            fields.isEmpty ? "(none)" : fields.map { "\($0.name.canonicalName): \($0.value)" }.joined(separator: ", ")
+            fields.isEmpty ? "(none)" : fields.map { "\($0.name.rawName): \($0.value)" }.joined(separator: ", ")
         }
 
         static func format(_ data: Data, truncated: Bool) -> String {

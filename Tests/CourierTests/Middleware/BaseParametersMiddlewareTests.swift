@@ -1,0 +1,68 @@
+import Courier
+import CourierTesting
+import Foundation
+import HTTPTypes
+import Testing
+
+@Suite struct BaseParametersMiddlewareTests {
+    private typealias F = MiddlewareFixtures
+    private static let device = [URLQueryItem(name: "os", value: "iOS"), URLQueryItem(name: "appVersion", value: "1.2 beta")]
+
+    @Test func addsParametersToTheQuery() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/config", .text("ok"))
+        let client = F.client(stub, [BaseParametersMiddleware(Self.device)])
+        _ = try await client.send(F.text(.get, "/config").query("os", "mine"))
+        #expect(stub.requests.last?.target == "/v1/config?os=mine&appVersion=1.2%20beta")
+    }
+
+    @Test func aRequestCanOptOut() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/config", .text("ok"))
+        let client = F.client(stub, [BaseParametersMiddleware(Self.device)])
+        _ = try await client.send(F.text(.get, "/config", options: RequestOptions(includeBaseParameters: false)))
+        #expect(stub.requests.last?.target == "/v1/config")
+    }
+
+    @Test func mergesIntoFormAndJSONBodies() async throws {
+        let stub = StubTransport()
+        stub.on(.post, "/**", .text("ok"))
+        let client = F.client(stub, [BaseParametersMiddleware(Self.device, placement: .body)])
+        _ = try await client.send(F.text(.post, "/login", body: .form([("username", "ada")])))
+        _ = try await client.send(F.text(.post, "/json", body: .json(["username": "ada"])))
+        let requests = stub.requests
+        #expect(requests[0].bodyText == "username=ada&os=iOS&appVersion=1.2+beta")
+        #expect(requests[1].bodyText == #"{"appVersion":"1.2 beta","os":"iOS","username":"ada"}"#)
+        #expect(requests.allSatisfy { $0.query == nil })
+    }
+
+    @Test func fallsBackToTheQueryForAStreamedBodyWithoutReadingIt() async throws {
+        let stub = StubTransport()
+        stub.on(.post, "/upload", .text("ok"))
+        let client = F.client(stub, [BaseParametersMiddleware(Self.device, placement: .body)])
+        _ = try await client.send(F.text(.post, "/upload", body: .stream(F.singlePassBody("raw"), contentType: "application/json")))
+        #expect(stub.requests.last?.bodyText == "raw")
+        #expect(stub.requests.last?.query == "os=iOS&appVersion=1.2%20beta")
+    }
+
+    @Test func computesParametersPerRequestAndCanUseHeaders() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/x", .text("ok"))
+        let counter = Locked(0)
+        let middleware = BaseParametersMiddleware(placement: .headers) {
+            let n = counter.withLock { $0 += 1; return $0 }
+            return [URLQueryItem(name: "X-Request-Number", value: "\(n)")]
+        }
+        let client = F.client(stub, [middleware])
+        _ = try await client.send(F.text(.get, "/x"))
+        _ = try await client.send(F.text(.get, "/x"))
+        #expect(stub.requests.map { $0.headers[HTTPField.Name("X-Request-Number")!] } == ["1", "2"])
+    }
+
+    @Test func refusesAHeaderValueWithALineBreak() async throws {
+        let stub = StubTransport()
+        let client = F.client(stub, [BaseParametersMiddleware([URLQueryItem(name: "X-Device", value: "a\r\nb")], placement: .headers)])
+        await #expect(throws: APIError.self) { try await client.send(F.text(.get, "/x")) }
+        #expect(stub.requests.isEmpty)
+    }
+}

@@ -1,0 +1,80 @@
+import Courier
+import CourierTesting
+import Foundation
+import HTTPTypes
+import Testing
+
+@Suite struct InterceptorMiddlewareTests {
+    private typealias F = MiddlewareFixtures
+    private static let tag = HTTPField.Name("X-Interceptor")!
+
+    private func tagging(_ value: String) -> InterceptorMiddleware.BeforeSend {
+        { request, _ in
+            var request = request
+            request.headerFields[Self.tag] = value
+            return request
+        }
+    }
+
+    @Test func runsTheGeneralClosureForEveryRequest() async throws {
+        let stub = StubTransport()
+        stub.on(nil, "/**", .text("ok"))
+        var interceptors = InterceptorMiddleware()
+        interceptors.beforeSend(tagging("all"))
+        let client = F.client(stub, [interceptors])
+        _ = try await client.send(F.text(.get, "/a"))
+        _ = try await client.send(F.text(.post, "/b/c"))
+        #expect(stub.requests.map { $0.headers[Self.tag] } == ["all", "all"])
+    }
+
+    @Test func theMostSpecificPathClosureWinsAndReplacesTheGeneralOne() async throws {
+        let stub = StubTransport()
+        stub.on(nil, "/**", .text("ok"))
+        var interceptors = InterceptorMiddleware()
+        interceptors.beforeSend(tagging("all"))
+        interceptors.beforeSend(for: "/users/**", tagging("users"))
+        interceptors.beforeSend(for: "/users/{id}/content", tagging("content"))
+        interceptors.beforeSend(for: try .regex("my/path/[0-9]{1,}/content"), tagging("regex"))
+        let client = F.client(stub, [interceptors])
+        for path in ["/users/7/content", "/users/7", "/other", "/my/path/42/content", "/my/path/x/content"] {
+            _ = try await client.send(F.text(.get, path))
+        }
+        #expect(stub.requests.map { $0.headers[Self.tag] } == ["content", "users", "all", "regex", "all"])
+    }
+
+    @Test func matchesThePathNotTheQueryOrHost() async throws {
+        let stub = StubTransport()
+        stub.on(nil, "/**", .text("ok"))
+        var interceptors = InterceptorMiddleware()
+        interceptors.beforeSend(for: try .regex(".*admin.*"), tagging("admin"))
+        let client = F.client(stub, [interceptors])
+        _ = try await client.send(F.text(.get, "/public").query("next", "/admin"))
+        _ = try await client.send(F.text(.get, "/admin/panel"))
+        #expect(stub.requests.map { $0.headers[Self.tag] } == [nil, "admin"])
+    }
+
+    @Test func onResponseCanReplaceTheBody() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/greeting", .text("hello"))
+        stub.on(.get, "/other", .text("untouched"))
+        var interceptors = InterceptorMiddleware()
+        interceptors.onResponseData(for: "/greeting") { data, _, _ in Data(String(decoding: data, as: UTF8.self).uppercased().utf8) }
+        let client = F.client(stub, [interceptors])
+        #expect(try await client.send(F.text(.get, "/greeting")) == "HELLO")
+        #expect(try await client.send(F.text(.get, "/other")) == "untouched")
+    }
+
+    @Test func onResponseSeesTheStatus() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/x", .status(418))
+        let seen = Locked<[Int]>([])
+        var interceptors = InterceptorMiddleware()
+        interceptors.onResponse { response, body, _ in
+            seen.withLock { $0.append(response.status.code) }
+            return (response, body)
+        }
+        let client = F.client(stub, [interceptors])
+        await #expect(throws: APIError.self) { try await client.send(F.text(.get, "/x")) }
+        #expect(seen.current == [418])
+    }
+}

@@ -1,0 +1,111 @@
+import Courier
+import CourierTesting
+import Foundation
+import HTTPTypes
+import InMemoryLogging
+import Logging
+import Testing
+
+@Suite struct LoggingMiddlewareTests {
+    private typealias F = MiddlewareFixtures
+
+    private func logger(_ level: Logger.Level) -> (Logger, InMemoryLogHandler) {
+        let handler = InMemoryLogHandler()
+        var logger = Logger(label: "test") { _ in handler }
+        logger.logLevel = level
+        return (logger, handler)
+    }
+
+    private func allText(_ handler: InMemoryLogHandler) -> String {
+        handler.entries.map { entry in
+            "\(entry.message) " + entry.metadata.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        }.joined(separator: "\n")
+    }
+
+    @Test func logsOneInfoLinePerExchangeWithStatusDurationAndSize() async throws {
+        let (logger, handler) = logger(.info)
+        let stub = StubTransport()
+        stub.on(.get, "/users", .text("hello"))
+        let client = F.client(stub, [LoggingMiddleware(logger: logger)])
+        _ = try await client.send(F.text(.get, "/users").query("page", "2"))
+        let entries = handler.entries
+        #expect(entries.count == 1)
+        let entry = try #require(entries.first)
+        #expect(entry.level == .info)
+        #expect("\(entry.message)".hasPrefix("GET https://api.example.com/v1/users?page=2 → 200 ("))
+        #expect(entry.metadata["response_bytes"] == "5")
+        #expect(entry.metadata["http.status"] == "200")
+        #expect(entry.metadata["duration_ms"] != nil)
+    }
+
+    @Test func redactsSecretsInHeadersAndQueriesAtDebug() async throws {
+        let (logger, handler) = logger(.debug)
+        let stub = StubTransport()
+        stub.on(.get, "/me", StubResponse.text("ok").header(.setCookie, "session=abc123"))
+        let client = F.client(stub, [
+            LoggingMiddleware(logger: logger, redactedHeaders: ["X-Signature"], redactedQueryItems: ["pub_sign"]),
+            AuthenticationMiddleware(.bearer("tok-SECRET-1")),
+        ])
+        let request = F.text(.get, "/me", headers: [.cookie: "sid=cookie-SECRET-2", .proxyAuthorization: "Basic proxy-SECRET-3",
+                                                     HTTPField.Name("X-Signature")!: "sig-SECRET-4"])
+            .query("access_token", "q-SECRET-5").query("pub_sign", "q-SECRET-6").query("page", "1")
+        _ = try await client.send(request)
+        let text = allText(handler)
+        for secret in ["tok-SECRET-1", "cookie-SECRET-2", "proxy-SECRET-3", "sig-SECRET-4", "q-SECRET-5", "q-SECRET-6", "abc123"] {
+            #expect(!text.contains(secret), "\(secret) leaked")
+        }
+        #expect(text.contains("page=1"))
+        #expect(text.contains("<redacted>"))
+        #expect(handler.entries.contains { $0.level == .debug })
+    }
+
+    @Test func showsReplayableBodiesTruncatedAndNeverConsumesASinglePassBody() async throws {
+        let (logger, handler) = logger(.debug)
+        let stub = StubTransport()
+        stub.on(.put, "/a", .text(String(repeating: "r", count: 100)))
+        stub.on(.put, "/b", .text("ok"))
+        let client = F.client(stub, [LoggingMiddleware(logger: logger, maxBodyBytes: 10)])
+        _ = try await client.send(F.text(.put, "/a", body: .data(Data(String(repeating: "q", count: 50).utf8), contentType: "text/plain")))
+        _ = try await client.send(F.text(.put, "/b", body: .stream(F.singlePassBody("single-pass-payload"))))
+        let text = allText(handler)
+        #expect(text.contains("qqqqqqqqqq… (truncated)"))
+        #expect(text.contains("rrrrrrrrrr… (truncated)"))
+        #expect(text.contains("(streamed, not shown)"))
+        #expect(stub.requests.last?.bodyText == "single-pass-payload")
+    }
+
+    @Test func logsAFailureWithoutAResponseAtWarning() async throws {
+        let (logger, handler) = logger(.info)
+        let stub = StubTransport()
+        stub.on(.get, "/down", .failure(TransportError(.connectionFailed, "refused")))
+        let client = F.client(stub, [LoggingMiddleware(logger: logger)])
+        await #expect(throws: APIError.self) { try await client.send(F.text(.get, "/down")) }
+        let entry = try #require(handler.entries.first)
+        #expect(entry.level == .warning)
+        #expect("\(entry.message)".contains("failed after"))
+    }
+
+    @Test func verboseStyleWritesAnEmojiTranscript() async throws {
+        let (logger, handler) = logger(.info)
+        let stub = StubTransport()
+        stub.on(.get, "/client/config", .json(#"{"success":true}"#))
+        let client = F.client(stub, [LoggingMiddleware(logger: logger, style: .verbose), AuthenticationMiddleware(.bearer("tok-SECRET"))])
+        _ = try await client.send(F.text(.get, "/client/config"))
+        let text = allText(handler)
+        #expect(handler.entries.count == 1)
+        for marker in ["🚀 API Request: GET https://api.example.com/v1/client/config", "📋 Headers:", "✅ API Response: 200 OK",
+                       "📦 Response Size: 16 B", #"📄 Response Data: {"success":true}"#] {
+            #expect(text.contains(marker), "missing \(marker)")
+        }
+        #expect(!text.contains("tok-SECRET"))
+    }
+
+    @Test func logsNothingBelowTheLoggersLevel() async throws {
+        let (logger, handler) = logger(.error)
+        let stub = StubTransport()
+        stub.on(.get, "/x", .text("ok"))
+        let client = F.client(stub, [LoggingMiddleware(logger: logger)])
+        _ = try await client.send(F.text(.get, "/x"))
+        #expect(handler.entries.isEmpty)
+    }
+}

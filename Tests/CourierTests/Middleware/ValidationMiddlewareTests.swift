@@ -1,0 +1,58 @@
+import Courier
+import CourierTesting
+import Foundation
+import HTTPTypes
+import Testing
+
+@Suite struct ValidationMiddlewareTests {
+    private typealias F = MiddlewareFixtures
+
+    @Test func matchesContentTypesWithOrWithoutParameters() {
+        #expect(ValidationMiddleware.matches("application/json; charset=utf-8", "application/json"))
+        #expect(ValidationMiddleware.matches("Application/JSON", "application/json"))
+        #expect(ValidationMiddleware.matches("image/png", "image/*"))
+        #expect(ValidationMiddleware.matches("text/plain", "*/*"))
+        #expect(ValidationMiddleware.matches("text/plain; charset=UTF-8", "text/plain; charset=utf-8"))
+        #expect(!ValidationMiddleware.matches("text/plain; charset=latin1", "text/plain; charset=utf-8"))
+        #expect(!ValidationMiddleware.matches("text/html", "application/json"))
+        #expect(!ValidationMiddleware.matches("application/jsonp", "application/json"))
+    }
+
+    @Test func acceptsAnySequenceOfStatusCodes() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/accepted", .status(202))
+        let client = F.client(stub, [ValidationMiddleware(statusCodes: [200, 204])])
+        await #expect { try await client.send(F.text(.get, "/accepted")) } throws: { ($0 as? APIError)?.statusCode == 202 }
+        let lenient = F.client(stub, [ValidationMiddleware(statusCodes: 200...299)])
+        _ = try await lenient.send(F.text(.get, "/accepted"))
+    }
+
+    @Test func reportsTheServersMessageForABadStatus() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/missing", .status(404, message: "No such thing"))
+        let client = F.client(stub, [ValidationMiddleware(statusCodes: 200..<300)])
+        await #expect { try await client.send(F.text(.get, "/missing")) } throws: { error in
+            guard case .httpError(404, let message, _, _, _) = error as? APIError else { return false }
+            return message == "No such thing"
+        }
+    }
+
+    @Test func refusesAnUnexpectedContentType() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/page", .data(Data("<html>".utf8), contentType: "text/html; charset=utf-8"))
+        stub.on(.get, "/data", .json(#"{"a":1}"#))
+        let client = F.client(stub, [ValidationMiddleware(contentTypes: ["application/json"])])
+        await #expect { try await client.send(F.text(.get, "/page")) } throws: { error in
+            guard case .unexpectedContentType(_, let expected, let received) = error as? APIError else { return false }
+            return expected == ["application/json"] && received == "text/html; charset=utf-8"
+        }
+        #expect(try await client.send(F.text(.get, "/data")) == #"{"a":1}"#)
+    }
+
+    @Test func doesNotCheckTheContentTypeOfAnEmptyResponse() async throws {
+        let stub = StubTransport()
+        stub.on(.delete, "/item", .status(204))
+        let client = F.client(stub, [ValidationMiddleware(contentTypes: ["application/json"])])
+        _ = try await client.send(F.text(.delete, "/item"))
+    }
+}
