@@ -14,6 +14,9 @@ let package = Package(
         .library(name: "CourierSigning", targets: ["CourierSigning"]),
         .library(name: "CourierMetrics", targets: ["CourierMetrics"]),
         .library(name: "CourierTracing", targets: ["CourierTracing"]),
+        .library(name: "CourierCombine", targets: ["CourierCombine"]),
+        .library(name: "CourierDependencies", targets: ["CourierDependencies"]),
+        .library(name: "CourierOpenAPI", targets: ["CourierOpenAPI"]),
         .executable(name: "courier-demo", targets: ["CourierDemo"]),
         .executable(name: "courier-bench", targets: ["CourierBench"]),
     ],
@@ -32,6 +35,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
+        .package(url: "https://github.com/pointfreeco/swift-dependencies", from: "1.17.1"),
     ],
     targets: [
         // MARK: Core — depends only on swift-http-types, swift-openapi-runtime and swift-log.
@@ -70,6 +75,23 @@ let package = Package(
         .target(
             name: "CourierTracing",
             dependencies: ["Courier", .product(name: "Tracing", package: "swift-distributed-tracing")]
+        ),
+
+        // MARK: Adapters (one product each)
+        .target(
+            name: "CourierCombine",
+            dependencies: [
+                "Courier",
+                .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux, .windows, .android])),
+            ]
+        ),
+        .target(
+            name: "CourierDependencies",
+            dependencies: ["Courier", "CourierTesting", .product(name: "Dependencies", package: "swift-dependencies")]
+        ),
+        .target(
+            name: "CourierOpenAPI",
+            dependencies: ["Courier", .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")]
         ),
 
         // MARK: Testing kit
@@ -124,6 +146,12 @@ let package = Package(
             name: "CourierTests",
             dependencies: ["Courier", "CourierTesting", .product(name: "InMemoryLogging", package: "swift-log")]
         ),
+        .testTarget(name: "CourierCombineTests", dependencies: ["CourierCombine", "CourierTesting"]),
+        .testTarget(
+            name: "CourierDependenciesTests",
+            dependencies: ["CourierDependencies", "CourierTesting", .product(name: "Dependencies", package: "swift-dependencies")]
+        ),
+        .testTarget(name: "CourierOpenAPITests", dependencies: ["CourierOpenAPI", "CourierTesting"]),
         .testTarget(name: "CourierSigningTests", dependencies: ["CourierSigning", "CourierTesting"]),
         .testTarget(
             name: "CourierMetricsTests",
