@@ -1,2 +1,95 @@
-// Placeholder until SigningMiddleware lands (issue 3).
 import Courier
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+/// Signs every request, after authentication and just before the transport, so each retry is
+/// signed afresh.
+///
+/// ```swift
+/// // Seed 003: sorted parameters + secret, MD5, upper-case hex, in `pub_sign`.
+/// SigningMiddleware(.md5Parameters(MD5ParameterSignature(secret: "rpbs6us1…", parameterName: "pub_sign")))
+/// // HMAC-SHA256 over a canonical request, in `X-Signature`, with an `X-Timestamp`.
+/// SigningMiddleware(.hmacSHA256(HMACRequestSignature(secret: Data(secret.utf8))))
+/// // Anything else.
+/// SigningMiddleware(.custom { request, body in
+///     request.headerFields[HTTPField.Name("X-Sig")!] = mySignature(request, body)
+/// })
+/// ```
+///
+/// The body is read for signing only when it can be read again (`HTTPBody.iterationBehavior ==
+/// .multiple`, which every in-memory body is); a single-pass stream is never consumed — the
+/// HMAC scheme then signs `UNSIGNED-PAYLOAD`, the custom closure gets `nil`.
+public struct SigningMiddleware: Middleware {
+    /// Changes a request to carry its signature; `body` is the body's bytes when they could be read.
+    public typealias Signer = @Sendable (_ request: inout HTTPRequest, _ body: Data?) async throws -> Void
+
+    /// How requests are signed.
+    public struct Scheme: Sendable {
+        fileprivate enum Kind: Sendable {
+            case md5(MD5ParameterSignature)
+            case hmac(HMACRequestSignature)
+            case custom(Signer)
+        }
+        fileprivate let kind: Kind
+
+        /// Seed 003's scheme: sorted parameters and a secret, MD5, upper-case hex.
+        public static func md5Parameters(_ signature: MD5ParameterSignature) -> Scheme { Scheme(kind: .md5(signature)) }
+        /// HMAC-SHA256 over a canonical request.
+        public static func hmacSHA256(_ signature: HMACRequestSignature) -> Scheme { Scheme(kind: .hmac(signature)) }
+        /// A closure of your own.
+        public static func custom(_ signer: @escaping Signer) -> Scheme { Scheme(kind: .custom(signer)) }
+    }
+
+    /// The largest body read for signing (bigger bodies are treated as unreadable).
+    public static let maxSignedBodySize = 16 * 1024 * 1024
+
+    private let scheme: Scheme
+
+    /// Creates the middleware.
+    public init(_ scheme: Scheme) {
+        self.scheme = scheme
+    }
+
+    public func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: HTTPHandler
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        var request = request
+        let bytes = try await Self.readableBytes(body)
+        switch scheme.kind {
+        case .md5(let signature):
+            try signature.sign(&request, body: bytes)
+        case .hmac(let signature):
+            try signature.sign(&request, body: bytes)
+        case .custom(let signer):
+            try await signer(&request, bytes)
+        }
+        return try await next(request, body, context)
+    }
+
+    /// The body's bytes when it can be read again without being consumed; `nil` otherwise.
+    static func readableBytes(_ body: HTTPBody?) async throws -> Data? {
+        guard let body else { return Data() }
+        guard body.iterationBehavior == .multiple else { return nil }
+        if case .known(let length) = body.length, length > maxSignedBodySize { return nil }
+        var data = Data()
+        for try await chunk in body {
+            data.append(contentsOf: chunk)
+            if data.count > maxSignedBodySize { return nil }
+        }
+        return data
+    }
+}
+
+extension Sequence<UInt8> {
+    /// Hex digits of the bytes.
+    func hex(uppercase: Bool) -> String {
+        let digits: [UInt8] = Array((uppercase ? "0123456789ABCDEF" : "0123456789abcdef").utf8)
+        var out = [UInt8]()
+        for byte in self {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
