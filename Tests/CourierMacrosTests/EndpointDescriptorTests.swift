@@ -1,5 +1,6 @@
 @testable import CourierMacros
 import Courier
+import CourierTesting
 import Foundation
 import HTTPTypes
 import Testing
@@ -76,5 +77,36 @@ struct EndpointDescriptorTests {
     func verboseDescription() {
         let request = HTTPRequest(method: .get, scheme: "https", authority: "api.example.com", path: "/v1/a?token=secret")
         #expect(VerboseMiddleware.describe(request) == "https://api.example.com/v1/a?…")
+    }
+}
+
+@Suite("verbose services")
+struct VerboseTests {
+    @Test("verbose: true adds the line-per-exchange middleware; the default adds none")
+    func verboseInstallsMiddleware() {
+        let stub = StubTransport()
+        let quiet = MyEndpointService(baseURL: baseURL, transport: stub)
+        let loud = MyEndpointService(baseURL: baseURL, verbose: true, transport: stub)
+
+        #expect(quiet.client.middleware.isEmpty)
+        #expect(loud.client.middleware.count == 1 && loud.client.middleware.first is VerboseMiddleware)
+    }
+
+    @Test("one line out and one line back, without query values or headers")
+    func verboseLines() async throws {
+        let lines = Locked<[String]>([])
+        let stub = StubTransport()
+        stub.on(.get, "/authors/*", .json(Post(id: 7, title: "Hi")))
+        let client = APIClient(configuration: APIConfiguration(baseURL: baseURL), transport: stub,
+                               middleware: [VerboseMiddleware(write: { line in lines.withLock { $0.append(line) } })])
+        let service = MyEndpointService(client: client)
+
+        _ = try await service.getPost(id: 7, author: "secret-author")
+
+        let written = lines.withLock { $0 }
+        #expect(written.count == 2)
+        #expect(written.first == "[MyEndpoint.getPost(id:author:)] → GET https://api.example.com/v1/authors/7?…")
+        #expect(written.last?.hasPrefix("[MyEndpoint.getPost(id:author:)] ← 200 GET https://api.example.com/v1/authors/7?… (") == true)
+        #expect(!written.joined().contains("secret-author"))
     }
 }

@@ -65,7 +65,7 @@ enum FixIts {
         if let last = elements.indices.last {
             elements[last] = elements[last].with(\.trailingComma, nil)
         }
-        let fixed = array.with(\.elements, ArrayElementListSyntax(elements))
+        let fixed = array.with(\.elements, elements)
         return FixIt(message: ServiceFixIt.removeFromQueryParams(name), changes: [.replace(oldNode: Syntax(array), newNode: Syntax(fixed))])
     }
 
