@@ -1,0 +1,36 @@
+import Foundation
+
+/// One user in the benchmark's JSON payload: the model every client decodes.
+struct BenchUser: Codable, Sendable, Equatable {
+    var id: Int
+    var name: String
+    var email: String
+    var active: Bool
+    var roles: [String]
+}
+
+/// The fixed payloads the loopback server answers with, and their paths.
+enum Fixtures {
+    /// The path of the ~1 KB JSON array of 10 users.
+    static let usersPath = "/users"
+    /// The path of the 1 MiB binary body.
+    static let largePath = "/large"
+    /// The size of the large body: 1 MiB.
+    static let largeSize = 1 << 20
+
+    /// The 10 users the server sends.
+    static let users: [BenchUser] = (1...10).map { id in
+        BenchUser(id: id, name: "User Number \(id)", email: "user\(id)@example.com", active: id % 3 != 0,
+                  roles: id % 2 == 0 ? ["reader", "writer"] : ["reader"])
+    }
+
+    /// The users as JSON (about 1 KB), encoded once.
+    static let usersJSON: Data = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return try! encoder.encode(users)  // a fixed, known-encodable value
+    }()
+
+    /// 1 MiB of bytes with a simple repeating pattern.
+    static let largeBody: [UInt8] = (0..<largeSize).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+}

@@ -1,0 +1,21 @@
+/// The figures of one run of one scenario: a number of requests, sequential or concurrent.
+struct Measurement: Sendable, Codable {
+    /// Client CPU time per request, in microseconds (user + system of the whole process).
+    var cpuMicros: Double
+    /// Requests completed per second of wall-clock time.
+    var requestsPerSecond: Double
+    /// The process's peak resident memory after the run, in bytes (monotonic over the process).
+    var peakRSS: Int
+    /// The resident memory right after the run, in bytes.
+    var currentRSS: Int
+    /// Open file descriptors right after the run (sockets included).
+    var openFiles: Int
+}
+
+/// How requests are issued in a run.
+enum RunMode: String, Sendable, CaseIterable, Codable {
+    /// One request after the other.
+    case sequential
+    /// A fixed number in flight at all times.
+    case concurrent
+}

@@ -1,0 +1,39 @@
+/// Runs a scenario for a number of requests and measures it.
+enum Runner {
+    /// Sends `requests` requests through `scenario`, one at a time or `inFlight` at a time, and
+    /// returns the client's CPU per request and the throughput.
+    static func measure(_ scenario: Scenario, mode: RunMode, requests: Int, inFlight: Int) async throws -> Measurement {
+        let clock = ContinuousClock()
+        let before = ResourceUsage.now()
+        let start = clock.now
+        switch mode {
+        case .sequential:
+            for _ in 0..<requests { try await scenario.perform() }
+        case .concurrent:
+            try await concurrently(requests: requests, inFlight: inFlight, scenario.perform)
+        }
+        let elapsed = start.duration(to: clock.now)
+        let after = ResourceUsage.now()
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return Measurement(
+            cpuMicros: (after.cpuSeconds - before.cpuSeconds) / Double(requests) * 1e6,
+            requestsPerSecond: Double(requests) / seconds,
+            peakRSS: after.peakRSS,
+            currentRSS: ResourceUsage.currentRSS(),
+            openFiles: ResourceUsage.openFileDescriptors())
+    }
+
+    /// Runs `operation` `requests` times with `inFlight` workers, each taking its share.
+    static func concurrently(requests: Int, inFlight: Int, _ operation: @escaping @Sendable () async throws -> Void) async throws {
+        let workers = max(1, min(inFlight, requests))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for worker in 0..<workers {
+                let share = requests / workers + (worker < requests % workers ? 1 : 0)
+                group.addTask {
+                    for _ in 0..<share { try await operation() }
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+
+/// What `courier-bench` was asked to do, parsed from the command line.
+///
+/// The benchmark has four modes: the full comparison (the default), a short `--quick` version
+/// for CI smoke, the loopback server it spawns (`--serve`), and the stubbed-transport
+/// micro-benchmark (`--micro N`) meant to run under `valgrind --tool=callgrind`.
+struct Options: Sendable {
+    /// The mode the process runs in.
+    enum Mode: Sendable, Equatable {
+        /// Measure every pair and print the table (and JSON with `--json`).
+        case benchmark
+        /// Run the loopback HTTP server and print its port on stdout.
+        case serve
+        /// Run `count` stubbed requests through the given micro path (for callgrind).
+        case micro(count: Int, path: MicroPath)
+        /// Run one memory probe against a running server (spawned by the benchmark itself).
+        case probe(client: String, workload: String, port: Int)
+        /// Print the help text.
+        case help
+    }
+
+    /// Which path the micro-benchmark drives.
+    enum MicroPath: String, Sendable, CaseIterable {
+        /// Courier's `send` of a typed request over a stub transport, JSON decoding included.
+        case courier
+        /// The same JSON decoded by a bare `JSONDecoder`, the floor Courier is compared with.
+        case decode
+    }
+
+    var mode: Mode = .benchmark
+    /// Short run for CI smoke: few requests and rounds, no memory probes.
+    var quick = false
+    /// Print one JSON object as the last line of output.
+    var json = false
+    /// Rounds per scenario (each figure is a median over rounds).
+    var rounds = 5
+    /// Requests per sequential run.
+    var sequentialRequests = 2_000
+    /// Requests per concurrent run.
+    var concurrentRequests = 10_000
+    /// Requests in flight in a concurrent run.
+    var inFlight = 64
+    /// Only scenarios whose family is in this set run (`nil`: all).
+    var families: Set<String>?
+
+    /// The help text printed by `--help`.
+    static let help = """
+    courier-bench — Courier's own cost per request, next to the raw transports it wraps.
+
+    USAGE
+      swift run -c release courier-bench [--json] [--rounds N] [--only ahc,urlsession,middleware]
+      swift run courier-bench --quick          short smoke run (CI, debug builds)
+      courier-bench --micro N [--path courier|decode]
+                                               N stubbed requests, for valgrind --tool=callgrind
+      courier-bench --serve                    the loopback server alone (prints its port)
+
+    The benchmark spawns itself with --serve as the HTTP/1.1 server on 127.0.0.1, so the
+    server's CPU time is not counted as the client's, then runs raw AsyncHTTPClient, Courier over
+    AsyncHTTPClientTransport, a @Service-style endpoint call, raw URLSession, Courier over
+    URLSessionTransport, and Courier with the default middleware stack, interleaved, each
+    sequentially and with many requests in flight. Figures are medians over rounds with
+    min–max; ratios are Courier divided by raw, measured in the same run.
+
+    OPTIONS
+      --json              print one JSON object (figures and `ratios`) as the last line
+      --quick             a short run: 3 rounds, 100 sequential, 640 concurrent requests
+      --rounds N          rounds per scenario (default 5)
+      --sequential N      requests per sequential run (default 2000)
+      --concurrent N      requests per concurrent run (default 10000)
+      --in-flight N       requests in flight in a concurrent run (default 64)
+      --only LIST         only these families: ahc, urlsession, middleware
+      --micro N           run N requests through a stub transport and exit
+      --path P            with --micro: `courier` (send + decode) or `decode` (JSONDecoder only)
+      --serve             run the loopback server; prints its port, stops when stdin closes
+      -h, --help          this text
+    """
+
+    /// Parses `arguments` (without the program name).
+    static func parse(_ arguments: [String]) throws -> Options {
+        var options = Options()
+        var microCount: Int?
+        var microPath = MicroPath.courier
+        var probe: (client: String, workload: String, port: Int)?
+        var iterator = arguments.makeIterator()
+        func value(_ flag: String) throws -> String {
+            guard let value = iterator.next() else { throw OptionsError("\(flag) needs a value") }
+            return value
+        }
+        func number(_ flag: String) throws -> Int {
+            let text = try value(flag)
+            guard let number = Int(text), number > 0 else { throw OptionsError("\(flag) needs a positive number, not \(text)") }
+            return number
+        }
+        while let argument = iterator.next() {
+            switch argument {
+            case "-h", "--help": options.mode = .help
+            case "--serve": options.mode = .serve
+            case "--json": options.json = true
+            case "--quick":
+                options.quick = true
+                options.rounds = 3
+                options.sequentialRequests = 100
+                options.concurrentRequests = 640
+            case "--rounds": options.rounds = try number(argument)
+            case "--sequential": options.sequentialRequests = try number(argument)
+            case "--concurrent": options.concurrentRequests = try number(argument)
+            case "--in-flight": options.inFlight = try number(argument)
+            case "--only": options.families = Set(try value(argument).split(separator: ",").map(String.init))
+            case "--micro": microCount = try number(argument)
+            case "--path":
+                let text = try value(argument)
+                guard let path = MicroPath(rawValue: text) else { throw OptionsError("--path is courier or decode, not \(text)") }
+                microPath = path
+            case "--probe":
+                let client = try value(argument)
+                let workload = try value(argument)
+                probe = (client, workload, try number(argument))
+            default: throw OptionsError("unknown argument \(argument) (see --help)")
+            }
+        }
+        if options.mode == .benchmark, let microCount { options.mode = .micro(count: microCount, path: microPath) }
+        if options.mode == .benchmark, let probe { options.mode = .probe(client: probe.client, workload: probe.workload, port: probe.port) }
+        return options
+    }
+}
+
+/// A command line that could not be understood.
+struct OptionsError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

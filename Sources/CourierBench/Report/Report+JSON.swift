@@ -1,0 +1,57 @@
+import Foundation
+
+extension Report {
+    /// One JSON object on one line: `ratios` (medians, keyed `ahc.sequential.cpu`…,
+    /// `middleware.cpu`), `ratioRanges` (min–max), `targets` (met or not), `scenarios` (the raw
+    /// figures per scenario and mode) and `memory` (the probes).
+    func jsonLine() throws -> String {
+        var object: [String: Any] = [:]
+        var ratios: [String: Double] = [:]
+        var ranges: [String: [Double]] = [:]
+        var targets: [String: Bool] = [:]
+        for ratio in self.ratios() {
+            ratios[ratio.key] = Self.rounded(ratio.summary.median)
+            ranges[ratio.key] = [Self.rounded(ratio.summary.min), Self.rounded(ratio.summary.max)]
+            if let met = ratio.met, ratio.key != "middleware.cpu" { targets[ratio.key] = met }
+        }
+        for probe in memory where probe.workload == "large" {
+            targets["\(probe.client).large.peak≤2×body"] = probe.peakAboveBaseline <= 2 * Fixtures.largeSize
+        }
+        object["ratios"] = ratios
+        object["ratioRanges"] = ranges
+        object["targets"] = targets
+        var figures: [String: Any] = [:]
+        for scenario in scenarios {
+            var modes: [String: Any] = [:]
+            for mode in RunMode.allCases {
+                let runs = results[scenario.key]?[mode] ?? []
+                modes[mode.rawValue] = [
+                    "cpuMicrosPerRequest": Self.json(summary(scenario.key, mode) { $0.cpuMicros }),
+                    "requestsPerSecond": Self.json(summary(scenario.key, mode) { $0.requestsPerSecond }),
+                    "peakRSSBytes": runs.map(\.peakRSS).max() ?? 0,
+                    "rssAfterRoundBytes": runs.map(\.currentRSS),
+                    "openFilesAfterRound": runs.map(\.openFiles),
+                ]
+            }
+            figures[scenario.key] = modes
+        }
+        object["scenarios"] = figures
+        object["memory"] = memory.map { probe -> [String: Any] in
+            ["client": probe.client, "workload": probe.workload, "baselineRSSBytes": probe.baselineRSS,
+             "peakRSSBytes": probe.peakRSS, "peakAboveBaselineBytes": probe.peakAboveBaseline,
+             "rssAfterRoundBytes": probe.roundRSS, "openFilesAfterRound": probe.roundOpenFiles]
+        }
+        object["settings"] = ["rounds": options.rounds, "sequentialRequests": options.sequentialRequests,
+                              "concurrentRequests": options.concurrentRequests, "inFlight": options.inFlight, "quick": options.quick]
+        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    private static func json(_ summary: Summary) -> [String: Double] {
+        ["median": rounded(summary.median), "min": rounded(summary.min), "max": rounded(summary.max)]
+    }
+
+    private static func rounded(_ value: Double) -> Double {
+        (value * 10_000).rounded() / 10_000
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+
+/// The benchmark's figures, summarised: medians with min–max per scenario and mode, and the
+/// Courier/raw ratios computed round by round (each round's scenarios ran back to back, so a
+/// ratio of the same round cancels most of the machine's noise).
+struct Report {
+    let options: Options
+    let scenarios: [Scenario]
+    let results: Rounds.Results
+    let pairs: [Pair]
+    let memory: [MemoryProbe.Result]
+
+    /// A ratio's median and spread, with whether it meets its target.
+    struct Ratio {
+        /// The JSON key, e.g. `ahc.sequential.cpu`.
+        var key: String
+        /// Median, min and max over rounds.
+        var summary: Summary
+        /// The target, and whether it is an upper (`cpu`) or lower (`rps`) bound.
+        var target: Double?
+        var isUpperBound: Bool
+        /// Whether the median meets the target (`nil` when there is none).
+        var met: Bool? {
+            guard let target else { return nil }
+            return isUpperBound ? summary.median <= target : summary.median >= target
+        }
+    }
+
+    /// The figures of one scenario in one mode.
+    func summary(_ key: String, _ mode: RunMode, _ figure: (Measurement) -> Double) -> Summary {
+        Summary((results[key]?[mode] ?? []).map(figure))
+    }
+
+    /// Every ratio the pairs define, for both modes, CPU and requests/s.
+    func ratios() -> [Ratio] {
+        var ratios: [Ratio] = []
+        for pair in pairs {
+            guard let subject = results[pair.subject], let baseline = results[pair.baseline] else { continue }
+            for mode in RunMode.allCases {
+                let s = subject[mode] ?? [], b = baseline[mode] ?? []
+                let count = min(s.count, b.count)
+                let cpu = (0..<count).map { s[$0].cpuMicros / b[$0].cpuMicros }
+                let rps = (0..<count).map { s[$0].requestsPerSecond / b[$0].requestsPerSecond }
+                ratios.append(Ratio(key: "\(pair.key).\(mode.rawValue).cpu", summary: Summary(cpu), target: pair.cpuTarget, isUpperBound: true))
+                ratios.append(Ratio(key: "\(pair.key).\(mode.rawValue).rps", summary: Summary(rps), target: pair.rpsTarget, isUpperBound: false))
+            }
+            if pair.key == "middleware", let sequential = ratios.first(where: { $0.key == "middleware.sequential.cpu" }) {
+                var alias = sequential
+                alias.key = "middleware.cpu"
+                ratios.append(alias)
+            }
+        }
+        return ratios
+    }
+}

@@ -1,0 +1,61 @@
+import AsyncHTTPClient
+import Courier
+import CourierAsyncHTTPClient
+import Foundation
+import NIOCore
+
+/// Raw AsyncHTTPClient against Courier over ``AsyncHTTPClientTransport``.
+///
+/// Both sides use an `HTTPClient` built from ``AsyncHTTPClientTransport/recommendedConfiguration()``
+/// on the default event loop group — each its own, so neither shares the other's pool — and
+/// decode the same JSON with a `JSONDecoder`.
+struct AHCScenarios {
+    /// The raw client (execute + collect + JSONDecoder).
+    let raw: HTTPClient
+    /// The client behind Courier's transport.
+    let courier: HTTPClient
+    /// Courier over `courier`, with no middleware.
+    let client: APIClient
+
+    /// Creates both clients for `baseURL`.
+    init(baseURL: URL) {
+        raw = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: AsyncHTTPClientTransport.recommendedConfiguration())
+        courier = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: AsyncHTTPClientTransport.recommendedConfiguration())
+        client = APIClient(configuration: APIConfiguration(baseURL: baseURL), transport: AsyncHTTPClientTransport(client: courier))
+    }
+
+    /// `ahc.raw` and `ahc.courier`.
+    func scenarios(baseURL: URL) -> [Scenario] {
+        let raw = self.raw
+        let client = self.client
+        let url = baseURL.absoluteString + Fixtures.usersPath
+        let decoder = JSONDecoder()
+        return [
+            Scenario(key: "ahc.raw", label: "AsyncHTTPClient (raw)", family: "ahc") {
+                try await Self.rawUsers(raw, url: url, decoder: decoder).check()
+            },
+            Scenario(key: "ahc.courier", label: "Courier over AsyncHTTPClient", family: "ahc") {
+                try await client.send(ListUsers()).check()
+            },
+        ]
+    }
+
+    /// What an application using AsyncHTTPClient directly writes: execute, check the status,
+    /// collect the body, decode it.
+    static func rawUsers(_ client: HTTPClient, url: String, decoder: JSONDecoder) async throws -> [BenchUser] {
+        let request = HTTPClientRequest(url: url)
+        let response = try await client.execute(request, timeout: .seconds(60))
+        guard response.status == .ok else { throw UnexpectedAnswer(description: "HTTP \(response.status.code)") }
+        let body = try await response.body.collect(upTo: 50 * 1024 * 1024)
+        // As NIOFoundationCompat's `JSONDecoder.decode(_:from: ByteBuffer)` does: no copy of the bytes.
+        return try body.withUnsafeReadableBytes { bytes in
+            try decoder.decode([BenchUser].self, from: Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: bytes.baseAddress!), count: bytes.count, deallocator: .none))
+        }
+    }
+
+    /// Shuts both clients down.
+    func shutdown() async throws {
+        try await raw.shutdown()
+        try await courier.shutdown()
+    }
+}

@@ -1,0 +1,40 @@
+import Courier
+import CourierAsyncHTTPClient
+import Foundation
+import Logging
+
+/// Courier with the default middleware stack — logging at info to a handler that drops the
+/// lines, retry, bearer authentication — against the same client with no middleware
+/// (`ahc.courier`), both over ``AsyncHTTPClientTransport``, the transport where Courier's own
+/// cost shows most.
+enum MiddlewareScenarios {
+    /// `middleware.stack`, sharing the `HTTPClient` of `ahc.courier`.
+    static func scenarios(baseURL: URL, ahc: AHCScenarios) -> [Scenario] {
+        let logger = Logger(label: "courier-bench") { _ in DroppingLogHandler() }
+        let client = APIClient(
+            configuration: APIConfiguration(baseURL: baseURL, logger: logger),
+            transport: AsyncHTTPClientTransport(client: ahc.courier),
+            middleware: [
+                LoggingMiddleware(logger: logger, level: .info),
+                RetryMiddleware(),
+                AuthenticationMiddleware(.bearer("bench-token")),
+            ])
+        return [
+            Scenario(key: "middleware.stack", label: "Courier + logging, retry, auth (AHC)", family: "middleware") {
+                try await client.send(ListUsers()).check()
+            },
+        ]
+    }
+}
+
+/// A log handler at `.info` that formats nothing and writes nothing: Courier's logging runs as
+/// in production (the level lets the line through, the message is built), minus the output.
+struct DroppingLogHandler: LogHandler {
+    var logLevel: Logger.Level = .info
+    var metadata: Logger.Metadata = [:]
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+    func log(event: LogEvent) {}
+}

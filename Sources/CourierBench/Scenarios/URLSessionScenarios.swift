@@ -1,0 +1,54 @@
+import Courier
+import CourierURLSession
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Raw `URLSession` against Courier over ``URLSessionTransport``.
+///
+/// The raw session is built from ``URLSessionTransport/defaultConfiguration()`` so both sides
+/// pool connections alike; the raw side uses `data(for:)` and a `JSONDecoder`.
+struct URLSessionScenarios {
+    /// The raw session.
+    let session: URLSession
+    /// Courier over its own `URLSessionTransport`, with no middleware.
+    let client: APIClient
+
+    /// Creates both for `baseURL`.
+    init(baseURL: URL) {
+        session = URLSession(configuration: URLSessionTransport.defaultConfiguration())
+        client = APIClient(configuration: APIConfiguration(baseURL: baseURL), transport: URLSessionTransport())
+    }
+
+    /// `urlsession.raw` and `urlsession.courier`.
+    func scenarios(baseURL: URL) -> [Scenario] {
+        let session = self.session
+        let client = self.client
+        let url = baseURL.appendingPathComponent(String(Fixtures.usersPath.dropFirst()))
+        let decoder = JSONDecoder()
+        return [
+            Scenario(key: "urlsession.raw", label: "URLSession (raw)", family: "urlsession") {
+                try await Self.rawUsers(session, url: url, decoder: decoder).check()
+            },
+            Scenario(key: "urlsession.courier", label: "Courier over URLSession", family: "urlsession") {
+                try await client.send(ListUsers()).check()
+            },
+        ]
+    }
+
+    /// What an application using `URLSession` directly writes: `data(for:)`, check the status,
+    /// decode.
+    static func rawUsers(_ session: URLSession, url: URL, decoder: JSONDecoder) async throws -> [BenchUser] {
+        let (data, response) = try await session.data(for: URLRequest(url: url))
+        guard let http = response as? HTTPURLResponse, http.statusCode == 200 else {
+            throw UnexpectedAnswer(description: "not HTTP 200: \(response)")
+        }
+        return try decoder.decode([BenchUser].self, from: data)
+    }
+
+    /// Ends the raw session (the transport ends its own when released).
+    func shutdown() {
+        session.finishTasksAndInvalidate()
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+
+// courier-bench: see `Options.help`, or the Performance section of the README.
+
+let options: Options
+do {
+    options = try Options.parse(Array(CommandLine.arguments.dropFirst()))
+} catch {
+    FileHandle.standardError.write(Data("courier-bench: \(error)\n".utf8))
+    exit(2)
+}
+
+do {
+    switch options.mode {
+    case .help:
+        print(Options.help)
+    case .serve:
+        try await BenchServer.run()
+    case .micro(let count, let path):
+        try await MicroBenchmark.run(count: count, path: path)
+    case .probe(let client, let workload, let port):
+        try await MemoryProbe.run(client: client, workload: workload, port: port)
+    case .benchmark:
+        try await BenchmarkRun.run(options)
+    }
+} catch {
+    FileHandle.standardError.write(Data("courier-bench: \(error)\n".utf8))
+    exit(1)
+}
