@@ -125,8 +125,9 @@ struct ServiceDiagnosticsTests {
                 /// Creates the service over a new client for `baseURL`, decoding JSON with `decoder`; with
                 /// `verbose`, one line per request and response is printed. Courier's core ships no
                 /// transport: pass `AsyncHTTPClientTransport()`, `URLSessionTransport()` or a `StubTransport`.
-                convenience init(baseURL: URL, decoder: JSONDecoder = JSONDecoder(), verbose: Bool = false, transport: any Transport) {
-                    self.init(client: ServiceRuntime.makeClient(baseURL: baseURL, decoder: decoder, verbose: verbose, transport: transport))
+                /// `middleware` (outermost first) adds interceptors, authentication, retry…
+                convenience init(baseURL: URL, decoder: JSONDecoder = JSONDecoder(), verbose: Bool = false, transport: any Transport, middleware: [any Middleware] = []) {
+                    self.init(client: ServiceRuntime.makeClient(baseURL: baseURL, decoder: decoder, verbose: verbose, transport: transport, middleware: middleware))
                 }
 
                 func all() async throws -> [Post] {
@@ -246,8 +247,9 @@ struct ServiceDiagnosticsTests {
                 /// Creates the service over a new client for `baseURL`, decoding JSON with `decoder`; with
                 /// `verbose`, one line per request and response is printed. Courier's core ships no
                 /// transport: pass `AsyncHTTPClientTransport()`, `URLSessionTransport()` or a `StubTransport`.
-                convenience init(baseURL: URL, decoder: JSONDecoder = JSONDecoder(), verbose: Bool = false, transport: any Transport) {
-                    self.init(client: ServiceRuntime.makeClient(baseURL: baseURL, decoder: decoder, verbose: verbose, transport: transport))
+                /// `middleware` (outermost first) adds interceptors, authentication, retry…
+                convenience init(baseURL: URL, decoder: JSONDecoder = JSONDecoder(), verbose: Bool = false, transport: any Transport, middleware: [any Middleware] = []) {
+                    self.init(client: ServiceRuntime.makeClient(baseURL: baseURL, decoder: decoder, verbose: verbose, transport: transport, middleware: middleware))
                 }
 
                 func add(model: Post, body: Post) async throws -> Post {
@@ -447,8 +449,9 @@ struct ServiceDiagnosticsTests {
                 /// Creates the service over a new client for `baseURL`, decoding JSON with `decoder`; with
                 /// `verbose`, one line per request and response is printed. Courier's core ships no
                 /// transport: pass `AsyncHTTPClientTransport()`, `URLSessionTransport()` or a `StubTransport`.
-                convenience init(baseURL: URL, decoder: JSONDecoder = JSONDecoder(), verbose: Bool = false, transport: any Transport) {
-                    self.init(client: ServiceRuntime.makeClient(baseURL: baseURL, decoder: decoder, verbose: verbose, transport: transport))
+                /// `middleware` (outermost first) adds interceptors, authentication, retry…
+                convenience init(baseURL: URL, decoder: JSONDecoder = JSONDecoder(), verbose: Bool = false, transport: any Transport, middleware: [any Middleware] = []) {
+                    self.init(client: ServiceRuntime.makeClient(baseURL: baseURL, decoder: decoder, verbose: verbose, transport: transport, middleware: middleware))
                 }
 
                 func all(page: Int) async throws -> [Post] {

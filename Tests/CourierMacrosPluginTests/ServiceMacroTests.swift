@@ -33,8 +33,9 @@ struct ServiceMacroTests {
                 /// Creates the service over a new client for `baseURL`, decoding JSON with `decoder`; with
                 /// `verbose`, one line per request and response is printed. Courier's core ships no
                 /// transport: pass `AsyncHTTPClientTransport()`, `URLSessionTransport()` or a `StubTransport`.
-                convenience init(baseURL: URL, decoder: JSONDecoder = JSONDecoder(), verbose: Bool = false, transport: any Transport) {
-                    self.init(client: ServiceRuntime.makeClient(baseURL: baseURL, decoder: decoder, verbose: verbose, transport: transport))
+                /// `middleware` (outermost first) adds interceptors, authentication, retry…
+                convenience init(baseURL: URL, decoder: JSONDecoder = JSONDecoder(), verbose: Bool = false, transport: any Transport, middleware: [any Middleware] = []) {
+                    self.init(client: ServiceRuntime.makeClient(baseURL: baseURL, decoder: decoder, verbose: verbose, transport: transport, middleware: middleware))
                 }
 
                 func post(id: Int, author: String?) async throws -> Post {
@@ -87,8 +88,9 @@ struct ServiceMacroTests {
                 /// Creates the service over a new client for `baseURL`, decoding JSON with `decoder`; with
                 /// `verbose`, one line per request and response is printed. Courier's core ships no
                 /// transport: pass `AsyncHTTPClientTransport()`, `URLSessionTransport()` or a `StubTransport`.
-                convenience init(baseURL: URL, decoder: JSONDecoder = JSONDecoder(), verbose: Bool = false, transport: any Transport) {
-                    self.init(client: ServiceRuntime.makeClient(baseURL: baseURL, decoder: decoder, verbose: verbose, transport: transport))
+                /// `middleware` (outermost first) adds interceptors, authentication, retry…
+                convenience init(baseURL: URL, decoder: JSONDecoder = JSONDecoder(), verbose: Bool = false, transport: any Transport, middleware: [any Middleware] = []) {
+                    self.init(client: ServiceRuntime.makeClient(baseURL: baseURL, decoder: decoder, verbose: verbose, transport: transport, middleware: middleware))
                 }
 
                 func getAllPosts() async throws -> [Post] {
@@ -146,8 +148,9 @@ struct ServiceMacroTests {
                 /// Creates the service over a new client for `baseURL`, decoding JSON with `decoder`; with
                 /// `verbose`, one line per request and response is printed. Courier's core ships no
                 /// transport: pass `AsyncHTTPClientTransport()`, `URLSessionTransport()` or a `StubTransport`.
-                public convenience init(baseURL: URL, decoder: JSONDecoder = JSONDecoder(), verbose: Bool = false, transport: any Transport) {
-                    self.init(client: ServiceRuntime.makeClient(baseURL: baseURL, decoder: decoder, verbose: verbose, transport: transport))
+                /// `middleware` (outermost first) adds interceptors, authentication, retry…
+                public convenience init(baseURL: URL, decoder: JSONDecoder = JSONDecoder(), verbose: Bool = false, transport: any Transport, middleware: [any Middleware] = []) {
+                    self.init(client: ServiceRuntime.makeClient(baseURL: baseURL, decoder: decoder, verbose: verbose, transport: transport, middleware: middleware))
                 }
 
                 public func author(name: String?) async throws -> Author {
@@ -205,8 +208,9 @@ struct ServiceMacroTests {
                 /// Creates the service over a new client for `baseURL`, decoding JSON with `decoder`; with
                 /// `verbose`, one line per request and response is printed. Courier's core ships no
                 /// transport: pass `AsyncHTTPClientTransport()`, `URLSessionTransport()` or a `StubTransport`.
-                convenience init(baseURL: URL, decoder: JSONDecoder = JSONDecoder(), verbose: Bool = false, transport: any Transport) {
-                    self.init(client: ServiceRuntime.makeClient(baseURL: baseURL, decoder: decoder, verbose: verbose, transport: transport))
+                /// `middleware` (outermost first) adds interceptors, authentication, retry…
+                convenience init(baseURL: URL, decoder: JSONDecoder = JSONDecoder(), verbose: Bool = false, transport: any Transport, middleware: [any Middleware] = []) {
+                    self.init(client: ServiceRuntime.makeClient(baseURL: baseURL, decoder: decoder, verbose: verbose, transport: transport, middleware: middleware))
                 }
 
                 func add(model: Post) async throws -> Post {
@@ -284,8 +288,9 @@ struct ServiceMacroTests {
                 /// Creates the service over a new client for `baseURL`, decoding JSON with `decoder`; with
                 /// `verbose`, one line per request and response is printed. Courier's core ships no
                 /// transport: pass `AsyncHTTPClientTransport()`, `URLSessionTransport()` or a `StubTransport`.
-                convenience init(baseURL: URL, decoder: JSONDecoder = JSONDecoder(), verbose: Bool = false, transport: any Transport) {
-                    self.init(client: ServiceRuntime.makeClient(baseURL: baseURL, decoder: decoder, verbose: verbose, transport: transport))
+                /// `middleware` (outermost first) adds interceptors, authentication, retry…
+                convenience init(baseURL: URL, decoder: JSONDecoder = JSONDecoder(), verbose: Bool = false, transport: any Transport, middleware: [any Middleware] = []) {
+                    self.init(client: ServiceRuntime.makeClient(baseURL: baseURL, decoder: decoder, verbose: verbose, transport: transport, middleware: middleware))
                 }
 
                 func token(grant_type: String, password: String) async throws -> String {

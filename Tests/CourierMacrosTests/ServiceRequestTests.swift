@@ -2,6 +2,7 @@ import Courier
 import CourierMacros
 import CourierTesting
 import Foundation
+import HTTPTypes
 import Testing
 
 @Suite("Generated services: query, headers, options")
@@ -117,5 +118,34 @@ struct ServiceRequestTests {
         #expect(stub.requests.first?.method == .options)
         #expect(response.statusCode == 204)
         #expect(response.response.headerFields[.allow] == "GET, POST")
+    }
+}
+
+@Suite("Generated services: middleware")
+struct ServiceMiddlewareTests {
+    /// Seed 004's `addBeforeSendingBlock(for:)` / `addOnResponseBlock`, as `InterceptorMiddleware`
+    /// passed to the generated init.
+    @Test("interceptors passed to the generated init run, the specific one winning")
+    func interceptors() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/posts/*", .json(Post(id: 7, title: "Hi")))
+        stub.on(.get, "/posts", .json("[]"))
+        var interceptors = InterceptorMiddleware()
+        interceptors.beforeSend { request, _ in
+            var request = request
+            request.headerFields[HTTPField.Name("X-Block")!] = "general"
+            return request
+        }
+        try interceptors.beforeSend(for: .regex("posts/[0-9]{1,}")) { request, _ in
+            var request = request
+            request.headerFields[HTTPField.Name("X-Block")!] = "specific"
+            return request
+        }
+        let service = MyEndpointService(baseURL: baseURL, transport: stub, middleware: [interceptors])
+
+        _ = try await service.getPost(id: 7)
+        _ = try await service.getAllPosts()
+
+        #expect(stub.requests.map { $0.headers[HTTPField.Name("X-Block")!] } == ["specific", "general"])
     }
 }

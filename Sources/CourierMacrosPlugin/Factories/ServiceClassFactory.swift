@@ -21,8 +21,9 @@ struct ServiceClassFactory {
             /// Creates the service over a new client for `baseURL`, decoding JSON with `decoder`; with
             /// `verbose`, one line per request and response is printed. Courier's core ships no
             /// transport: pass `AsyncHTTPClientTransport()`, `URLSessionTransport()` or a `StubTransport`.
-            \(access)convenience init(baseURL: URL, decoder: JSONDecoder = JSONDecoder(), verbose: Bool = false, transport: any Transport) {
-                self.init(client: ServiceRuntime.makeClient(baseURL: baseURL, decoder: decoder, verbose: verbose, transport: transport))
+            /// `middleware` (outermost first) adds interceptors, authentication, retry…
+            \(access)convenience init(baseURL: URL, decoder: JSONDecoder = JSONDecoder(), verbose: Bool = false, transport: any Transport, middleware: [any Middleware] = []) {
+                self.init(client: ServiceRuntime.makeClient(baseURL: baseURL, decoder: decoder, verbose: verbose, transport: transport, middleware: middleware))
             }
             """,
         ]
