@@ -14,6 +14,7 @@ struct EndpointDescriptorTests {
         #expect(EndpointDescriptor.text(Optional<Int>.none as Any) == nil)
         #expect(EndpointDescriptor.text(true) == "true")
         #expect(EndpointDescriptor.text(1.5) == "1.5")
+        #expect(EndpointDescriptor.text(Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00Z")
         #expect(EndpointDescriptor.text(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!) == "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")
     }
 

@@ -56,8 +56,8 @@ public struct EndpointDescriptor: Sendable {
 
     // MARK: Path
 
-    /// Binds a `{name}` template to a value: its `rawValue` for enums with raw values, its
-    /// description otherwise. `nil` leaves the template to its default (`{id=3}`); a template
+    /// Binds a `{name}` template to a value: its `rawValue` for enums with raw values, ISO 8601
+    /// for dates, its description otherwise. `nil` leaves the template to its default (`{id=3}`); a template
     /// with neither fails when sent, naming the parameter.
     public mutating func path<Value>(_ name: String, _ value: Value?) {
         guard let value, let text = Self.text(value) else { return }
@@ -125,12 +125,13 @@ public struct EndpointError: Error, Sendable, CustomStringConvertible {
 
 extension EndpointDescriptor {
     /// The text sent for a value: `rawValue` for `RawRepresentable`, nested optionals
-    /// unwrapped, `description` otherwise; `nil` for a `nil` inside an `Any`.
+    /// unwrapped, ISO 8601 for dates, `description` otherwise; `nil` for a `nil` inside an `Any`.
     static func text(_ value: Any) -> String? {
         if let optional = value as? any OptionalProtocol { return optional.wrapped.flatMap(text) }
         if let string = value as? String { return string }
         if let raw = value as? any RawRepresentable { return text(raw.rawValue) }
         if let bool = value as? Bool { return bool ? "true" : "false" }
+        if let date = value as? Date { return date.formatted(.iso8601) }
         return String(describing: value)
     }
 
