@@ -1,0 +1,101 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+/// The outcome of ``APIClient/download(_:to:progress:)``.
+public struct DownloadResult: Sendable {
+    /// Where the body was written (the destination you gave).
+    public var fileURL: URL
+    /// The response head.
+    public var response: HTTPResponse
+    /// The number of bytes written.
+    public var byteCount: Int64
+    /// The request, for logs.
+    public var request: RequestSummary
+}
+
+extension APIClient {
+    /// Sends a request and writes the response body to `destination` as it arrives.
+    ///
+    /// The body is never held in memory whole: each chunk is written to a temporary file next to
+    /// `destination` (`.<name>.courier-download`), which is moved into place once the body is
+    /// complete, replacing any file already there. On failure or cancellation the partial file
+    /// is removed and `destination` is left as it was.
+    ///
+    /// ```swift
+    /// let result = try await client.download(Request<Data>(path: "/exports/42.zip"), to: fileURL) { progress in
+    ///     print(progress)          // "32768/1048576 bytes"
+    /// }
+    /// ```
+    ///
+    /// **Size limit.** The client's ``APIConfiguration/maxResponseSize`` guards memory, and a
+    /// download holds none, so it does not apply. A limit set on the request itself
+    /// (``RequestOptions/maxResponseSize``) does: the download then fails with
+    /// ``APIError/resourceTooLarge(request:limit:)`` as soon as the declared length or the bytes
+    /// received pass it, and the partial file is removed.
+    ///
+    /// The request's timeout covers the whole exchange, body included: give large downloads a
+    /// long one (`RequestOptions(timeout: .seconds(600))`).
+    ///
+    /// - Parameters:
+    ///   - request: Any request; its response type is not used.
+    ///   - destination: A file URL. Its directory must exist.
+    ///   - progress: Called after each chunk is written, with the bytes so far and the total when known.
+    /// - Throws: ``APIError`` (or `CancellationError`).
+    @discardableResult
+    public func download<R: APIRequest>(
+        _ request: R,
+        to destination: URL,
+        progress: TransferProgressHandler? = nil
+    ) async throws -> DownloadResult {
+        let (head, body, summary) = try await stream(request)
+        let limit = request.options.maxResponseSize
+        let timeout = request.options.timeout ?? configuration.timeout
+        let total = ResponseLength.expected(body, head: head)
+        if let limit, let total, total > Int64(limit) {
+            throw APIError.resourceTooLarge(request: summary, limit: limit)
+        }
+        let partial = destination.deletingLastPathComponent()
+            .appendingPathComponent(".\(destination.lastPathComponent).courier-download")
+        var written: Int64 = 0
+        do {
+            let fileManager = FileManager.default
+            try? fileManager.removeItem(at: partial)
+            guard fileManager.createFile(atPath: partial.path, contents: nil) else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: partial.path])
+            }
+            let handle = try FileHandle(forWritingTo: partial)
+            do {
+                progress?(TransferProgress(completedBytes: 0, totalBytes: total))
+                if let body {
+                    for try await chunk in body {
+                        written += Int64(chunk.count)
+                        if let limit, written > Int64(limit) {
+                            throw APIError.resourceTooLarge(request: summary, limit: limit)
+                        }
+                        try handle.write(contentsOf: chunk)
+                        progress?(TransferProgress(completedBytes: written, totalBytes: total))
+                    }
+                }
+                try Task.checkCancellation()
+                try handle.close()
+            } catch {
+                try? handle.close()
+                throw error
+            }
+            if fileManager.fileExists(atPath: destination.path) { try fileManager.removeItem(at: destination) }
+            try fileManager.moveItem(at: partial, to: destination)
+        } catch {
+            try? FileManager.default.removeItem(at: partial)
+            switch error {
+            case is APIError, is CancellationError: throw error
+            case is TransportError: throw Self.map(error, summary: summary, timeout: timeout)
+            default:
+                if Task.isCancelled { throw CancellationError() }
+                if error is CocoaError { throw APIError.unknown(request: summary, underlying: error) }
+                throw Self.map(error, summary: summary, timeout: timeout)
+            }
+        }
+        return DownloadResult(fileURL: destination, response: head, byteCount: written, request: summary)
+    }
+}

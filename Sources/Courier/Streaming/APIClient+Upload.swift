@@ -1,0 +1,67 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+extension APIClient {
+    /// Sends a request whose body reports its progress as the transport reads it, and decodes
+    /// the response.
+    ///
+    /// Any body works (`.file`, `.stream`, `.multipart`, `.data`, `.json`, `.form`); files and
+    /// multipart forms are streamed from disk, never loaded whole. Progress counts the bytes
+    /// handed to the transport; the total is known for everything but a `.stream` body of
+    /// unknown length. A retried upload of a replayable body reports from zero again.
+    ///
+    /// ```swift
+    /// let avatar = Request<Avatar>(method: .put, path: "/me/avatar", body: .file(imageURL, contentType: "image/png"))
+    /// let saved = try await client.upload(avatar) { progress in
+    ///     print(progress.fractionCompleted ?? 0)
+    /// }
+    /// ```
+    public func upload<R: APIRequest>(_ request: R, progress: @escaping TransferProgressHandler) async throws -> R.Response {
+        var modified = ModifiedRequest(request)
+        if let body = request.body {
+            let summary = { RequestSummary(method: request.method.rawValue, url: request.path) }
+            let encoded: HTTPBody
+            let contentType: String?
+            do {
+                (encoded, contentType) = try RequestBuilder(configuration: configuration).encode(body)
+            } catch {
+                throw APIError.encodingFailed(request: summary(), underlying: error)
+            }
+            modified.body = .stream(encoded.reportingProgress(progress), contentType: contentType)
+        }
+        return try await send(modified)
+    }
+
+    /// Uploads a file, streamed from disk, as the body of `request` (replacing any body it has).
+    ///
+    /// ```swift
+    /// try await client.upload(Request<Void>(method: .put, path: "/files/report.pdf"),
+    ///                         fromFile: reportURL, contentType: "application/pdf") { print($0) }
+    /// ```
+    public func upload<R: APIRequest>(
+        _ request: R,
+        fromFile fileURL: URL,
+        contentType: String = "application/octet-stream",
+        progress: @escaping TransferProgressHandler
+    ) async throws -> R.Response {
+        var modified = ModifiedRequest(request)
+        modified.body = .file(fileURL, contentType: contentType)
+        return try await upload(modified, progress: progress)
+    }
+
+    /// Uploads a stream of bytes as the body of `request` (replacing any body it has).
+    ///
+    /// Only a body whose `iterationBehavior` is `.multiple` can be sent again on a retry or a
+    /// 307/308 redirect.
+    public func upload<R: APIRequest>(
+        _ request: R,
+        from body: HTTPBody,
+        contentType: String = "application/octet-stream",
+        progress: @escaping TransferProgressHandler
+    ) async throws -> R.Response {
+        var modified = ModifiedRequest(request)
+        modified.body = .stream(body, contentType: contentType)
+        return try await upload(modified, progress: progress)
+    }
+}

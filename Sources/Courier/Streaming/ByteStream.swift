@@ -1,0 +1,93 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+/// A response body as an async sequence of byte chunks, read as they arrive.
+///
+/// Returned by ``APIClient/bytes(for:)``. It can be iterated once. Stopping the iteration
+/// (leaving the `for` loop, or cancelling the task) ends the exchange and releases the
+/// connection. Errors are ``APIError``s, like those of the rest of the client.
+public struct ByteStream: AsyncSequence, Sendable {
+    public typealias Element = ArraySlice<UInt8>
+
+    /// The response head.
+    public let response: HTTPResponse
+    /// The request, for logs.
+    public let request: RequestSummary
+    /// The body's length when the server declared it.
+    public let expectedLength: Int64?
+
+    let body: HTTPBody?
+    let limit: Int?
+    let timeout: Duration
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        var base: HTTPBody.AsyncIterator?
+        var received = 0
+        let limit: Int?
+        let summary: RequestSummary
+        let timeout: Duration
+
+        public mutating func next() async throws -> ArraySlice<UInt8>? {
+            guard base != nil else { return nil }
+            do {
+                guard let chunk = try await base!.next() else {
+                    base = nil
+                    return nil
+                }
+                received += chunk.count
+                if let limit, received > limit {
+                    base = nil
+                    throw APIError.resourceTooLarge(request: summary, limit: limit)
+                }
+                return chunk
+            } catch {
+                base = nil
+                throw APIClient.map(error, summary: summary, timeout: timeout)
+            }
+        }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(base: body?.makeAsyncIterator(), limit: limit, summary: request, timeout: timeout)
+    }
+
+    /// Collects the rest of the body into memory, up to `limit` bytes.
+    public func collect(upTo limit: Int) async throws -> Data {
+        var data = Data()
+        for try await chunk in self {
+            guard data.count + chunk.count <= limit else { throw APIError.resourceTooLarge(request: request, limit: limit) }
+            data.append(contentsOf: chunk)
+        }
+        return data
+    }
+}
+
+extension APIClient {
+    /// Sends a request and returns its body as an async sequence of chunks, as they arrive.
+    ///
+    /// For large or endless responses: nothing is held in memory but the chunk in hand. The
+    /// status is checked before this returns (an unacceptable one throws
+    /// ``APIError/httpError(statusCode:message:response:body:request:)``).
+    ///
+    /// ```swift
+    /// let stream = try await client.bytes(for: Request<Data>(path: "/logs/tail"))
+    /// for try await chunk in stream {
+    ///     handle(chunk)
+    /// }
+    /// ```
+    ///
+    /// As with downloads, the client-wide ``APIConfiguration/maxResponseSize`` does not apply,
+    /// the request's own ``RequestOptions/maxResponseSize`` does. The request's timeout covers
+    /// the whole stream: give endless streams a long one.
+    public func bytes<R: APIRequest>(for request: R) async throws -> ByteStream {
+        let (head, body, summary) = try await stream(request)
+        let limit = request.options.maxResponseSize
+        let expected = ResponseLength.expected(body, head: head)
+        if let limit, let expected, expected > Int64(limit) {
+            throw APIError.resourceTooLarge(request: summary, limit: limit)
+        }
+        return ByteStream(response: head, request: summary, expectedLength: expected, body: body, limit: limit,
+                          timeout: request.options.timeout ?? configuration.timeout)
+    }
+}

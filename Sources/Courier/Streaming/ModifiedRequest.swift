@@ -1,0 +1,45 @@
+import Foundation
+import HTTPTypes
+
+/// A copy of another request with some of its parts changed, decoding as the original does.
+///
+/// Streaming and pagination use it to add a header (`Last-Event-ID`), replace the body with a
+/// progress-reporting one, or move to the next page, whatever the caller's request type is.
+struct ModifiedRequest<Base: APIRequest>: APIRequest {
+    typealias Response = Base.Response
+
+    let base: Base
+    var method: HTTPRequest.Method
+    var path: String
+    var pathParameters: [String: String]
+    var query: [URLQueryItem]
+    var headers: HTTPFields
+    var body: RequestBody?
+    var options: RequestOptions
+
+    init(_ base: Base) {
+        self.base = base
+        self.method = base.method
+        self.path = base.path
+        self.pathParameters = base.pathParameters
+        self.query = base.query
+        self.headers = base.headers
+        self.body = base.body
+        self.options = base.options
+    }
+
+    func decode(_ response: HTTPResponse, body: Data, context: DecodingContext) throws -> Base.Response {
+        try base.decode(response, body: body, context: context)
+    }
+
+    /// Sets a header unless the request already has one with that name.
+    mutating func setDefaultHeader(_ name: HTTPField.Name, _ value: String) {
+        if headers[name] == nil { headers[name] = value }
+    }
+
+    /// Replaces every query item called `name` with one holding `value`.
+    mutating func setQueryItem(_ name: String, _ value: String) {
+        query.removeAll { $0.name == name }
+        query.append(URLQueryItem(name: name, value: value))
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+/// The events of a `text/event-stream` response, as an async sequence of `ServerSentEvent`s
+/// (`id`, `event`, `data`, `retry`, from swift-openapi-runtime).
+///
+/// Returned by ``APIClient/events(for:lastEventID:reconnection:)``. Parsing follows the HTML
+/// standard: LF, CR and CRLF line ends, `data:` lines joined with `\n`, comment lines
+/// (`: keep-alive`) ignored, and an event dispatched only when it has data (an event with only
+/// `id:` or `retry:` updates the stream's state silently). Iterate it once; leaving the loop or
+/// cancelling the task closes the connection.
+public struct ServerSentEventStream: AsyncSequence, Sendable {
+    public typealias Element = ServerSentEvent
+
+    /// The head of the first response.
+    public let response: HTTPResponse
+    /// The request, for logs.
+    public let request: RequestSummary
+
+    let firstBody: HTTPBody?
+    let reconnect: (@Sendable (_ lastEventID: String?) async throws -> (HTTPResponse, HTTPBody?))?
+    let policy: EventStreamReconnection
+    let lastEventID: String?
+    let timeout: Duration
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        typealias Events = ServerSentEventsDeserializationSequence<ServerSentEventsLineDeserializationSequence<HTTPBody>>
+
+        var current: Events.AsyncIterator?
+        var pendingBody: HTTPBody?
+        var finished = false
+        /// The last event id seen (the spec's "last event ID buffer").
+        public private(set) var lastEventID: String?
+        /// The reconnection delay: the server's latest `retry:` or the policy's default.
+        public private(set) var reconnectionDelay: Duration
+        var failuresInARow = 0
+        let stream: ServerSentEventStream
+
+        init(stream: ServerSentEventStream) {
+            self.stream = stream
+            self.pendingBody = stream.firstBody
+            self.lastEventID = stream.lastEventID
+            self.reconnectionDelay = stream.policy.defaultDelay
+            if stream.firstBody == nil { current = nil }
+        }
+
+        public mutating func next() async throws -> ServerSentEvent? {
+            while !finished {
+                try Task.checkCancellation()
+                if current == nil {
+                    if let body = pendingBody {
+                        pendingBody = nil
+                        current = body.asDecodedServerSentEvents().makeAsyncIterator()
+                    } else {
+                        try await reconnect()
+                        continue
+                    }
+                }
+                do {
+                    guard let event = try await current!.next() else {
+                        current = nil
+                        if !canReconnect { finished = true }
+                        continue
+                    }
+                    if let id = event.id, !id.contains("\0") { lastEventID = id }
+                    if let retry = event.retry, retry >= 0 { reconnectionDelay = .milliseconds(retry) }
+                    guard event.data != nil else { continue }
+                    failuresInARow = 0
+                    return event
+                } catch {
+                    current = nil
+                    if Task.isCancelled || error is CancellationError { throw CancellationError() }
+                    let mapped = APIClient.map(error, summary: stream.request, timeout: stream.timeout)
+                    guard canReconnect, Self.isRecoverable(mapped) else {
+                        finished = true
+                        throw mapped
+                    }
+                }
+            }
+            return nil
+        }
+
+        private var canReconnect: Bool {
+            guard stream.policy.isEnabled, stream.reconnect != nil else { return false }
+            if let max = stream.policy.maxAttempts { return failuresInARow < max }
+            return true
+        }
+
+        private mutating func reconnect() async throws {
+            guard canReconnect, let reconnect = stream.reconnect else {
+                finished = true
+                return
+            }
+            failuresInARow += 1
+            try await Task.sleep(for: reconnectionDelay)
+            do {
+                let (head, body) = try await reconnect(lastEventID)
+                if head.status.code == 204 {
+                    finished = true
+                    return
+                }
+                pendingBody = body ?? HTTPBody()
+            } catch {
+                if Task.isCancelled || error is CancellationError { throw CancellationError() }
+                guard Self.isRecoverable(error), canReconnect else {
+                    finished = true
+                    throw error
+                }
+            }
+        }
+
+        /// Network failures and timeouts are worth another connection; HTTP errors are not.
+        static func isRecoverable(_ error: any Error) -> Bool {
+            switch error as? APIError {
+            case .network?, .timeout?: return true
+            default: return false
+            }
+        }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(stream: self) }
+}
+
+extension APIClient {
+    /// Sends a request and returns the Server-Sent Events of its `text/event-stream` response.
+    ///
+    /// The first connection is made before this returns, so an HTTP error or a refused
+    /// connection throws here. `Accept: text/event-stream` and `Cache-Control: no-cache` are
+    /// added unless the request sets them.
+    ///
+    /// ```swift
+    /// let events = try await client.events(for: Request<Void>(path: "/notifications"),
+    ///                                      reconnection: .automatic())
+    /// for try await event in events {
+    ///     print(event.id ?? "-", event.event ?? "message", event.data ?? "")
+    /// }
+    /// ```
+    ///
+    /// With reconnection, each connection is a new exchange with the request's timeout (which
+    /// covers the body): a stream that outlives it reconnects rather than failing. Without it, give
+    /// long-lived streams a long timeout.
+    ///
+    /// - Parameters:
+    ///   - request: The request; its response type is not used.
+    ///   - lastEventID: Resume after this event id (sent as `Last-Event-ID`).
+    ///   - reconnection: Whether to reconnect when the stream ends or fails. Default: never.
+    public func events<R: APIRequest>(
+        for request: R,
+        lastEventID: String? = nil,
+        reconnection: EventStreamReconnection = .never
+    ) async throws -> ServerSentEventStream {
+        var modified = ModifiedRequest(request)
+        modified.setDefaultHeader(.accept, "text/event-stream")
+        modified.setDefaultHeader(.cacheControl, "no-cache")
+        let lastEventIDName = HTTPField.Name("Last-Event-ID")!
+        if let lastEventID { modified.headers[lastEventIDName] = lastEventID }
+        let (head, body, summary) = try await stream(modified)
+        let template = modified
+        let reconnect: @Sendable (String?) async throws -> (HTTPResponse, HTTPBody?) = { [self] id in
+            var again = template
+            if let id { again.headers[lastEventIDName] = id }
+            let (head, body, _) = try await self.stream(again)
+            return (head, body)
+        }
+        return ServerSentEventStream(
+            response: head, request: summary, firstBody: head.status.code == 204 ? nil : (body ?? HTTPBody()),
+            reconnect: head.status.code == 204 ? nil : reconnect, policy: reconnection, lastEventID: lastEventID,
+            timeout: request.options.timeout ?? configuration.timeout)
+    }
+}

@@ -1,0 +1,106 @@
+import Courier
+import CourierTesting
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+import Testing
+
+@Suite("download(_:to:progress:)")
+struct DownloadTests {
+    @Test("writes the body to the file and reports progress with the total")
+    func writesAndReportsProgress() async throws {
+        let dir = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (client, _) = scriptedClient { _, _ in
+            (ok([.contentLength: "9"]), chunkedBody(["abc", "def", "ghi"]))
+        }
+        let reports = LockedBox<[TransferProgress]>([])
+        let file = dir.appendingPathComponent("out.bin")
+        let result = try await client.download(Request<Data>(path: "/file"), to: file) { p in reports.withLock { $0.append(p) } }
+        #expect(try String(contentsOf: file, encoding: .utf8) == "abcdefghi")
+        #expect(result.byteCount == 9)
+        let progress = reports.withLock { $0 }
+        #expect(progress.map(\.completedBytes) == [0, 3, 6, 9])
+        #expect(progress.allSatisfy { $0.totalBytes == 9 })
+        #expect(progress.last?.fractionCompleted == 1)
+        #expect(directoryContents(dir) == ["out.bin"])
+    }
+
+    @Test("the total is unknown without Content-Length")
+    func unknownTotal() async throws {
+        let dir = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (client, _) = scriptedClient { _, _ in (ok(), chunkedBody(["ab", "c"])) }
+        let reports = LockedBox<[TransferProgress]>([])
+        try await client.download(Request<Data>(path: "/file"), to: dir.appendingPathComponent("f")) { p in reports.withLock { $0.append(p) } }
+        #expect(reports.withLock { $0 }.allSatisfy { $0.totalBytes == nil && $0.fractionCompleted == nil })
+    }
+
+    @Test("a failure mid-body removes the partial file and leaves an existing destination alone")
+    func failureRemovesPartialFile() async throws {
+        let dir = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("out.bin")
+        try Data("old".utf8).write(to: file)
+        let (client, _) = scriptedClient { _, _ in
+            (ok(), chunkedBody(["abc"], thenFail: TransportError(.connectionLost, "reset")))
+        }
+        await #expect {
+            try await client.download(Request<Data>(path: "/file"), to: file)
+        } throws: { error in
+            if case .network = error as? APIError { return true }
+            return false
+        }
+        #expect(directoryContents(dir) == ["out.bin"])
+        #expect(try String(contentsOf: file, encoding: .utf8) == "old")
+    }
+
+    @Test("an HTTP error status throws before a file is created")
+    func httpError() async throws {
+        let dir = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (client, stub) = makeClient()
+        stub.on(.get, "/missing", .status(404, message: "gone"))
+        await #expect {
+            try await client.download(Request<Data>(path: "/missing"), to: dir.appendingPathComponent("x"))
+        } throws: { ($0 as? APIError)?.statusCode == 404 }
+        #expect(directoryContents(dir).isEmpty)
+    }
+
+    @Test("cancellation removes the partial file")
+    func cancellation() async throws {
+        let dir = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let started = AsyncStream<Void>.makeStream()
+        let (client, _) = scriptedClient { _, _ in (ok(), chunkedBody(["abc"], thenHang: true)) }
+        let file = dir.appendingPathComponent("out.bin")
+        let task = Task {
+            try await client.download(Request<Data>(path: "/endless"), to: file) { p in
+                if p.completedBytes > 0 { started.continuation.yield() }
+            }
+        }
+        for await _ in started.stream { break }
+        task.cancel()
+        let result = await task.result
+        #expect(throws: CancellationError.self) { try result.get() }
+        #expect(directoryContents(dir).isEmpty)
+    }
+
+    @Test("the request's own size limit applies; the client-wide one does not")
+    func sizeLimits() async throws {
+        let dir = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (client, _) = scriptedClient({ _, _ in (ok(), chunkedBody(["0123456789", "0123456789"])) }) { $0.maxResponseSize = 5 }
+        let big = try await client.download(Request<Data>(path: "/f"), to: dir.appendingPathComponent("big"))
+        #expect(big.byteCount == 20)
+
+        let limited = Request<Data>(path: "/f", options: RequestOptions(maxResponseSize: 15))
+        await #expect {
+            try await client.download(limited, to: dir.appendingPathComponent("limited"))
+        } throws: { error in
+            if case .resourceTooLarge(_, let limit) = error as? APIError { return limit == 15 }
+            return false
+        }
+        #expect(directoryContents(dir) == ["big"])
+    }
+}

@@ -1,0 +1,110 @@
+import Courier
+import CourierTesting
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+import Testing
+
+@Suite("events(for:) — Server-Sent Events")
+struct ServerSentEventTests {
+    private func events(_ chunks: [String]) async throws -> [ServerSentEvent] {
+        let (client, _) = scriptedClient { _, _ in (ok([.contentType: "text/event-stream"]), chunkedBody(chunks)) }
+        var out: [ServerSentEvent] = []
+        for try await event in try await client.events(for: Request<Void>(path: "/sse")) { out.append(event) }
+        return out
+    }
+
+    @Test("id, event, data and retry fields")
+    func fields() async throws {
+        let received = try await events(["id: 7\nevent: update\nretry: 1500\ndata: hello\n\n"])
+        #expect(received == [ServerSentEvent(id: "7", event: "update", data: "hello", retry: 1500)])
+    }
+
+    @Test("LF, CR and CRLF line ends, even split across chunks")
+    func lineEnds() async throws {
+        let received = try await events(["data: lf\n\n", "data: cr\r\r", "data: crlf\r", "\n\r\n"])
+        #expect(received.map(\.data) == ["lf", "cr", "crlf"])
+    }
+
+    @Test("multi-line data is joined with newlines; comments are ignored")
+    func multiLineAndComments() async throws {
+        let received = try await events([": keep-alive\n\n", "data: line one\n: a comment\ndata: line two\ndata:\n\n"])
+        #expect(received.map(\.data) == ["line one\nline two\n"])
+    }
+
+    @Test("an event without data updates state but is not dispatched")
+    func noData() async throws {
+        let received = try await events(["id: 1\nretry: 10\n\n", "event: x\ndata: y\n\n"])
+        #expect(received == [ServerSentEvent(event: "x", data: "y")])
+    }
+
+    @Test("the request asks for an event stream")
+    func headers() async throws {
+        let (client, transport) = scriptedClient { _, _ in (ok(), chunkedBody([])) }
+        for try await _ in try await client.events(for: Request<Void>(path: "/sse"), lastEventID: "41") {}
+        let sent = try #require(transport.requests.first)
+        #expect(sent.headerFields[.accept] == "text/event-stream")
+        #expect(sent.headerFields[.cacheControl] == "no-cache")
+        #expect(sent.headerFields[HTTPField.Name("Last-Event-ID")!] == "41")
+    }
+
+    @Test("reconnects with Last-Event-ID after the server's retry delay")
+    func reconnects() async throws {
+        let (client, transport) = scriptedClient { _, call in
+            switch call {
+            case 1: return (ok(), chunkedBody(["retry: 20\nid: a\ndata: first\n\n", "id: b\ndata: second\n\n"]))
+            case 2: return (ok(), chunkedBody(["data: partial"], thenFail: TransportError(.connectionLost, "reset")))
+            default: return (ok(), chunkedBody(["id: c\ndata: third\n\n"]))
+            }
+        }
+        let start = ContinuousClock.now
+        var data: [String] = []
+        for try await event in try await client.events(for: Request<Void>(path: "/sse"), reconnection: .automatic(defaultDelay: .seconds(30))) {
+            data.append(event.data ?? "")
+            if data.count == 3 { break }
+        }
+        #expect(data == ["first", "second", "third"])
+        let lastIDs = transport.requests.map { $0.headerFields[HTTPField.Name("Last-Event-ID")!] }
+        #expect(lastIDs == [nil, "b", "b"])
+        #expect(start.duration(to: .now) < .seconds(10))  // the server's 20 ms, not the 30 s default
+    }
+
+    @Test("stops reconnecting after maxAttempts connections without an event")
+    func givesUp() async throws {
+        let (client, transport) = scriptedClient { _, call in
+            call == 1 ? (ok(), chunkedBody(["data: only\n\n"])) : (ok(), chunkedBody([]))
+        }
+        var count = 0
+        for try await _ in try await client.events(for: Request<Void>(path: "/sse"), reconnection: .automatic(defaultDelay: .milliseconds(1), maxAttempts: 2)) {
+            count += 1
+        }
+        #expect(count == 1)
+        #expect(transport.requests.count == 3)
+    }
+
+    @Test("an HTTP error on reconnection ends the stream with that error")
+    func httpErrorOnReconnect() async throws {
+        let (client, _) = scriptedClient { _, call in
+            call == 1 ? (ok(), chunkedBody(["data: one\n\n"])) : (HTTPResponse(status: .serviceUnavailable), HTTPBody("down"))
+        }
+        var count = 0
+        await #expect {
+            for try await _ in try await client.events(for: Request<Void>(path: "/sse"), reconnection: .automatic(defaultDelay: .milliseconds(1))) {
+                count += 1
+            }
+        } throws: { ($0 as? APIError)?.statusCode == 503 }
+        #expect(count == 1)
+    }
+
+    @Test("204 No Content means no stream and no reconnection")
+    func noContent() async throws {
+        let (client, transport) = scriptedClient { _, _ in (HTTPResponse(status: .noContent), nil) }
+        var count = 0
+        for try await _ in try await client.events(for: Request<Void>(path: "/sse", options: RequestOptions(acceptableStatusCodes: [200, 204])),
+                                                   reconnection: .automatic(defaultDelay: .milliseconds(1))) {
+            count += 1
+        }
+        #expect(count == 0)
+        #expect(transport.requests.count == 1)
+    }
+}

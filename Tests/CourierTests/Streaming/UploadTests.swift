@@ -1,0 +1,67 @@
+import Courier
+import CourierTesting
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+import Testing
+
+@Suite("Uploads with progress")
+struct UploadTests {
+    @Test("a file is streamed as the body and progress reaches its size")
+    func fileUpload() async throws {
+        let dir = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("payload.bin")
+        let payload = Data((0..<200_000).map { UInt8($0 % 251) })
+        try payload.write(to: file)
+        let (client, stub) = makeClient()
+        stub.on(.put, "/files/{name}", .status(204))
+        let reports = LockedBox<[TransferProgress]>([])
+        try await client.upload(Request<Void>(method: .put, path: "/files/payload.bin"), fromFile: file, contentType: "application/x-test") { p in
+            reports.withLock { $0.append(p) }
+        }
+        let recorded = try #require(stub.requests.first)
+        #expect(recorded.body == payload)
+        #expect(recorded.headers[.contentType] == "application/x-test")
+        let progress = reports.withLock { $0 }
+        #expect(progress.count > 1)
+        #expect(progress.last == TransferProgress(completedBytes: 200_000, totalBytes: 200_000))
+        #expect(zip(progress, progress.dropFirst()).allSatisfy { $0.completedBytes < $1.completedBytes })
+    }
+
+    @Test("any request body reports progress: JSON")
+    func jsonBody() async throws {
+        let (client, stub) = makeClient()
+        stub.on(.post, "/users", .json(User(id: 1, name: "Ada")))
+        let last = LockedBox<TransferProgress?>(nil)
+        let user = try await client.upload(Request<User>(method: .post, path: "/users", body: .json(NewUser(name: "Ada")))) { p in
+            last.withLock { $0 = p }
+        }
+        #expect(user.id == 1)
+        let body = try #require(stub.requests.first?.body)
+        #expect(last.withLock { $0 } == TransferProgress(completedBytes: Int64(body.count), totalBytes: Int64(body.count)))
+        #expect(stub.requests.first?.headers[.contentType] == "application/json")
+    }
+
+    @Test("a stream of unknown length reports bytes without a total")
+    func streamBody() async throws {
+        let (client, stub) = makeClient()
+        stub.on(.post, "/ingest", .status(202))
+        let reports = LockedBox<[TransferProgress]>([])
+        try await client.upload(Request<Void>(method: .post, path: "/ingest"), from: chunkedBody(["one", "two"])) { p in
+            reports.withLock { $0.append(p) }
+        }
+        #expect(reports.withLock { $0 } == [TransferProgress(completedBytes: 3, totalBytes: nil), TransferProgress(completedBytes: 6, totalBytes: nil)])
+        #expect(stub.requests.first?.bodyText == "onetwo")
+    }
+
+    @Test("reportingProgress keeps the length and restarts on each iteration")
+    func wrapperRestarts() async throws {
+        let reports = LockedBox<[Int64]>([])
+        let body = HTTPBody("hello").reportingProgress { p in reports.withLock { $0.append(p.completedBytes) } }
+        #expect(body.length == .known(5))
+        _ = try await Data(collecting: body, upTo: 100)
+        _ = try await Data(collecting: body, upTo: 100)
+        #expect(reports.withLock { $0 } == [5, 5])
+    }
+}
