@@ -1,1 +1,94 @@
 import Courier
+import CoreMetrics
+import Foundation
+import HTTPTypes
+import Metrics
+import OpenAPIRuntime
+
+/// Records request metrics with swift-metrics, labelled by method, operation and status class —
+/// never by URL, so the number of series stays small.
+///
+/// ```swift
+/// MetricsSystem.bootstrap(PrometheusMetricsFactory())
+/// let client = APIClient(configuration: configuration, transport: transport,
+///                        middleware: [LoggingMiddleware(), MetricsMiddleware(), RetryMiddleware()])
+/// ```
+///
+/// | Metric | Kind | Dimensions |
+/// |---|---|---|
+/// | `courier_requests_total` | counter | `method`, `operation`, `status_class` (`2xx`…`5xx`, or `error`) |
+/// | `courier_request_duration` | timer (nanoseconds) | `method`, `operation`, `status_class` |
+/// | `courier_request_failures_total` | counter | `method`, `operation`, `kind` (`timeout`, `connection_failed`, `connection_lost`, `tls_failure`, `cancelled`, `http_4xx`, `http_5xx`, `other`…) |
+///
+/// The duration runs until the response body has been read (or dropped). Put the middleware
+/// outside ``RetryMiddleware`` to count calls, inside to count attempts.
+public struct MetricsMiddleware: Middleware {
+    /// The prefix of every metric label (default `courier`).
+    public let prefix: String
+    private let factory: (any MetricsFactory)?
+
+    /// Creates the middleware.
+    /// - Parameters:
+    ///   - prefix: the start of each label, e.g. `courier` → `courier_requests_total`.
+    ///   - factory: where metrics go; `nil` uses `MetricsSystem.factory`.
+    public init(prefix: String = "courier", factory: (any MetricsFactory)? = nil) {
+        self.prefix = prefix
+        self.factory = factory
+    }
+
+    public func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: HTTPHandler
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        let start = ContinuousClock.now
+        let base = [("method", request.method.rawValue), ("operation", context.operationName)]
+        let response: HTTPResponse
+        let responseBody: HTTPBody?
+        do {
+            (response, responseBody) = try await next(request, body, context)
+        } catch {
+            record(base, statusClass: "error", start: start)
+            count(failure: Self.kind(of: error), base)
+            throw error
+        }
+        let code = response.status.code
+        let statusClass = "\(code / 100)xx"
+        if code >= 400 { count(failure: "http_\(statusClass)", base) }
+        let observed = ObservedBody.wrap(responseBody) { outcome in
+            record(base, statusClass: statusClass, start: start)
+            if let error = outcome.error { count(failure: Self.kind(of: error), base) }
+        }
+        return (response, observed)
+    }
+
+    private func record(_ base: [(String, String)], statusClass: String, start: ContinuousClock.Instant) {
+        let dimensions = base + [("status_class", statusClass)]
+        let elapsed = start.duration(to: .now)
+        let nanoseconds = elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
+        if let factory {
+            Counter(label: "\(prefix)_requests_total", dimensions: dimensions, factory: factory).increment()
+            Timer(label: "\(prefix)_request_duration", dimensions: dimensions, factory: factory).recordNanoseconds(nanoseconds)
+        } else {
+            Counter(label: "\(prefix)_requests_total", dimensions: dimensions).increment()
+            Timer(label: "\(prefix)_request_duration", dimensions: dimensions).recordNanoseconds(nanoseconds)
+        }
+    }
+
+    private func count(failure kind: String, _ base: [(String, String)]) {
+        let dimensions = base + [("kind", kind)]
+        if let factory {
+            Counter(label: "\(prefix)_request_failures_total", dimensions: dimensions, factory: factory).increment()
+        } else {
+            Counter(label: "\(prefix)_request_failures_total", dimensions: dimensions).increment()
+        }
+    }
+
+    /// A low-cardinality name for a failure.
+    static func kind(of error: any Error) -> String {
+        if let failure = error as? TransportError {
+            let name = failure.kind.description.lowercased().replacingOccurrences(of: " ", with: "_")
+            return name == "transport_failure" ? "other" : name
+        }
+        if error is CancellationError { return "cancelled" }
+        return "other"
+    }
+}

@@ -1,0 +1,49 @@
+import Courier
+import CourierMetrics
+import CourierTesting
+import Foundation
+import HTTPTypes
+import MetricsTestKit
+import Testing
+
+@Suite struct MetricsMiddlewareTests {
+    private func client(_ stub: StubTransport, _ metrics: TestMetrics) -> APIClient {
+        APIClient(configuration: APIConfiguration(baseURL: URL(string: "https://api.example.com/v1")!), transport: stub,
+                  middleware: [MetricsMiddleware(factory: metrics)])
+    }
+
+    private func request(_ path: String, operation: String) -> Request<Void> {
+        Request<Void>(path: path, options: RequestOptions(operationName: operation))
+    }
+
+    @Test func countsRequestsAndTimesThemByMethodOperationAndStatusClass() async throws {
+        let metrics = TestMetrics()
+        let stub = StubTransport()
+        stub.on(.get, "/users/{id}", .text("ada"))
+        let client = client(stub, metrics)
+        try await client.send(request("/users/1", operation: "getUser"))
+        try await client.send(request("/users/2", operation: "getUser"))
+        let dimensions = [("method", "GET"), ("operation", "getUser"), ("status_class", "2xx")]
+        #expect(try metrics.expectCounter("courier_requests_total", dimensions).totalValue == 2)
+        #expect(try metrics.expectTimer("courier_request_duration", dimensions).values.count == 2)
+        #expect(metrics.counters.allSatisfy { counter in !counter.dimensions.contains { $0.1.contains("/users") } })
+    }
+
+    @Test func countsHTTPErrorsAndTransportFailuresByKind() async throws {
+        let metrics = TestMetrics()
+        let stub = StubTransport()
+        stub.on(.get, "/broken", .status(503))
+        stub.on(.get, "/down", .failure(TransportError(.connectionFailed, "refused")))
+        let client = client(stub, metrics)
+        await #expect(throws: APIError.self) { try await client.send(request("/broken", operation: "broken")) }
+        await #expect(throws: APIError.self) { try await client.send(request("/down", operation: "down")) }
+        #expect(try metrics.expectCounter("courier_request_failures_total",
+                                          [("method", "GET"), ("operation", "broken"), ("kind", "http_5xx")]).totalValue == 1)
+        #expect(try metrics.expectCounter("courier_request_failures_total",
+                                          [("method", "GET"), ("operation", "down"), ("kind", "connection_failed")]).totalValue == 1)
+        #expect(try metrics.expectCounter("courier_requests_total",
+                                          [("method", "GET"), ("operation", "down"), ("status_class", "error")]).totalValue == 1)
+        #expect(try metrics.expectCounter("courier_requests_total",
+                                          [("method", "GET"), ("operation", "broken"), ("status_class", "5xx")]).totalValue == 1)
+    }
+}

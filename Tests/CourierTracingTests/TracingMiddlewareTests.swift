@@ -1,0 +1,78 @@
+import Courier
+import CourierTesting
+import CourierTracing
+import Foundation
+import HTTPTypes
+import InMemoryTracing
+import Testing
+import Tracing
+
+@Suite struct TracingMiddlewareTests {
+    private func client(_ stub: StubTransport, _ tracer: InMemoryTracer, middleware: [any Middleware] = []) -> APIClient {
+        APIClient(configuration: APIConfiguration(baseURL: URL(string: "https://api.example.com:8443/v1")!), transport: stub,
+                  middleware: [TracingMiddleware(tracer: tracer)] + middleware)
+    }
+
+    @Test func recordsAClientSpanWithTheHTTPSemanticAttributes() async throws {
+        let tracer = InMemoryTracer()
+        let stub = StubTransport()
+        stub.on(.get, "/users/{id}", .text("ada"))
+        let client = client(stub, tracer)
+        try await client.send(Request<Void>(path: "/users/7", query: [URLQueryItem(name: "access_token", value: "SECRET")],
+                                            options: RequestOptions(operationName: "getUser")))
+        let span = try #require(tracer.finishedSpans.first)
+        #expect(tracer.finishedSpans.count == 1)
+        #expect(span.operationName == "GET")
+        #expect(span.kind == .client)
+        #expect(span.attributes["http.request.method"]?.toSpanAttribute() == .string("GET"))
+        #expect(span.attributes["url.full"]?.toSpanAttribute() == .string("https://api.example.com:8443/v1/users/7?access_token=<redacted>"))
+        #expect(span.attributes["server.address"]?.toSpanAttribute() == .string("api.example.com"))
+        #expect(span.attributes["server.port"]?.toSpanAttribute() == .int64(8443))
+        #expect(span.attributes["http.response.status_code"]?.toSpanAttribute() == .int64(200))
+        #expect(span.attributes["courier.operation"]?.toSpanAttribute() == .string("getUser"))
+        #expect(span.attributes["error.type"] == nil)
+    }
+
+    @Test func injectsTheTraceContextIntoTheRequestHeaders() async throws {
+        let tracer = InMemoryTracer()
+        let stub = StubTransport()
+        stub.on(.get, "/x", .text("ok"))
+        try await client(stub, tracer).send(Request<Void>(path: "/x"))
+        let span = try #require(tracer.finishedSpans.first)
+        let headers = try #require(stub.requests.first?.headers)
+        #expect(headers[HTTPField.Name(InMemoryTracer.traceIDKey)!] == span.traceID)
+        #expect(headers[HTTPField.Name(InMemoryTracer.spanIDKey)!] == span.spanID)
+        #expect(tracer.performedContextInjections.count == 1)
+    }
+
+    @Test func marksErrorsWithTheirType() async throws {
+        let tracer = InMemoryTracer()
+        let stub = StubTransport()
+        stub.on(.get, "/missing", .status(404))
+        stub.on(.get, "/down", .failure(TransportError(.timeout, "slow")))
+        let client = client(stub, tracer)
+        await #expect(throws: APIError.self) { try await client.send(Request<Void>(path: "/missing")) }
+        await #expect(throws: APIError.self) { try await client.send(Request<Void>(path: "/down")) }
+        let spans = tracer.finishedSpans
+        #expect(spans.count == 2)
+        #expect(spans[0].attributes["error.type"]?.toSpanAttribute() == .string("404"))
+        #expect(spans[0].status?.code == .error)
+        #expect(spans[1].attributes["error.type"]?.toSpanAttribute() == .string("timeout"))
+        #expect(spans[1].errors.count == 1)
+    }
+
+    @Test func isAChildOfTheCurrentSpan() async throws {
+        let tracer = InMemoryTracer()
+        let stub = StubTransport()
+        stub.on(.get, "/x", .text("ok"))
+        let client = client(stub, tracer)
+        let parent = tracer.startSpan("parent")
+        try await ServiceContext.withValue(parent.context) {
+            try await client.send(Request<Void>(path: "/x"))
+        }
+        parent.end()
+        let child = try #require(tracer.finishedSpans.first { $0.operationName == "GET" })
+        #expect(child.traceID == parent.traceID)
+        #expect(child.parentSpanID == parent.spanID)
+    }
+}
