@@ -108,4 +108,19 @@ struct ServiceBodyTests {
         }
         #expect(stub.requests.isEmpty)
     }
+
+    @Test("a Data body is sent as bytes with a sniffed type; a RequestBody as given")
+    func rawBodies() async throws {
+        let (library, stub, _) = makeLibrary()
+        stub.on(.post, "/blobs", .status(204))
+        stub.on(.post, "/streams", .status(204))
+
+        try await library.putBlob(body: pngBytes)
+        try await library.putBody(body: .data(Data("a,b".utf8), contentType: "text/csv"))
+
+        #expect(stub.requests.first?.body == pngBytes)
+        #expect(stub.requests.first?.headers[.contentType] == "image/png")
+        #expect(stub.requests.last?.bodyText == "a,b")
+        #expect(stub.requests.last?.headers[.contentType] == "text/csv")
+    }
 }

@@ -131,6 +131,12 @@ protocol Library {
 
     @GET("/count/{id=3}")
     func count(id: Int?) async throws -> Int
+
+    @POST("/blobs")
+    func putBlob(body: Data) async throws
+
+    @POST("/streams")
+    func putBody(body: RequestBody) async throws
 }
 
 /// A mock-only protocol (no HTTP attributes needed).
