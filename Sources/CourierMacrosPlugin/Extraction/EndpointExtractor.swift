@@ -35,9 +35,7 @@ struct EndpointExtractor {
                 parameters[index].binding = .field
                 endpoint.fieldParameters.append(parameters[index].name)
             } else {
-                let parameter = function.signature.parameterClause.parameters[
-                    function.signature.parameterClause.parameters.index(function.signature.parameterClause.parameters.startIndex, offsetBy: index)]
-                sink.report(.unboundParameter(parameters[index].name), at: parameter,
+                sink.report(.unboundParameter(parameters[index].name), at: binder.node(at: index),
                             fixIts: [FixIts.addToQueryParams(parameters[index].name, function: function, existing: attributes.queryParams.first?.array)])
             }
         }
@@ -159,8 +157,7 @@ struct EndpointExtractor {
                 binder.bind(implicit, as: .body)  // reported once, not again as "not sent"
             } else if bodyName == nil {
                 bodyName = "body"
-                bodyNode = Syntax(function.signature.parameterClause.parameters[
-                    function.signature.parameterClause.parameters.index(function.signature.parameterClause.parameters.startIndex, offsetBy: implicit)])
+                bodyNode = Syntax(binder.node(at: implicit))
             }
         }
         if let method = endpoint.httpMethod, method == "GET" || method == "HEAD" {
@@ -264,6 +261,12 @@ struct ParameterBinder {
 
     mutating func bind(_ index: Int, as binding: ParameterModel.Binding) {
         parameters[index].binding = binding
+    }
+
+    /// The declaration of the parameter at `index`, for diagnostics.
+    func node(at index: Int) -> FunctionParameterSyntax {
+        let list = function.signature.parameterClause.parameters
+        return list[list.index(list.startIndex, offsetBy: index)]
     }
 }
 

@@ -84,8 +84,9 @@ struct ParameterModel {
         case query(String)
         case header(String)
         case body
-        /// A form or multipart field (named after the parameter), or a parameter sent nowhere.
+        /// A form or multipart field, named after the parameter.
         case field
+        /// Sent nowhere (a warning for `@Service`; every parameter of a mock-only protocol).
         case unbound
     }
 }
