@@ -83,6 +83,11 @@ public struct AsyncHTTPClientTransport: Transport {
         }
         head.headerFields = fields
 
+        if let encoding = fields[.contentEncoding], encoding.contains(",") {
+            // AsyncHTTPClient decodes one gzip or deflate layer; a stack of codings would reach
+            // the caller still encoded (and stacks are a known decompression-bomb vector).
+            throw TransportError(.other, "the response has stacked content codings ('\(encoding.prefix(60))'); at most one is accepted")
+        }
         if request.method == .head || response.status.code == 204 || response.status.code == 304 {
             return (head, nil)
         }

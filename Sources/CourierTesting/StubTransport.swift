@@ -101,7 +101,7 @@ public final class StubTransport: Transport {
                     && (stub.pattern.matches(recorded.path) || stub.pattern.matches(recorded.relativePath))
             }
         }
-        guard let stub else { throw UnmatchedRequest(request: "\(request.method) \(recorded.url)") }
+        guard let stub else { throw UnmatchedRequest(request: "\(request.method) \(Redaction.redactURL(recorded.url))") }
         let response = try await stub.handler(recorded)
         if let delay = response.delay {
             let remaining = context.remainingTime

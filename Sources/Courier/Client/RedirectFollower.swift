@@ -42,11 +42,18 @@ struct RedirectFollower: Sendable {
                 throw RedirectError(reason: "more than \(policy.maxRedirects) redirects", location: nil)
             }
             let current = try Endpoint(string: Self.url(of: request))
-            guard let next = URL(string: location, relativeTo: URL(string: Self.url(of: request))), let nextEndpoint = try? Endpoint(next.absoluteURL) else {
-                throw RedirectError(reason: "the Location is not an http(s) URL Courier may follow", location: Redaction.redactQuery(inTarget: location))
+            let nextEndpoint: Endpoint
+            do {
+                guard let next = URL(string: location, relativeTo: URL(string: Self.url(of: request))) else {
+                    throw APIError.invalidURL(Redaction.redactURL(location), reason: "it is not a valid URL")
+                }
+                nextEndpoint = try Endpoint(next.absoluteURL)
+            } catch let error as APIError {
+                guard case .invalidURL(_, let reason) = error else { throw error }
+                throw RedirectError(reason: "the Location is not a URL Courier may follow: \(reason)", location: Redaction.redactURL(location))
             }
             if current.scheme == "https" && nextEndpoint.scheme == "http" && !policy.allowsInsecureRedirects {
-                throw RedirectError(reason: "https → http downgrade (set RedirectPolicy.allowsInsecureRedirects to allow)", location: Redaction.redactQuery(inTarget: location))
+                throw RedirectError(reason: "https → http downgrade (set RedirectPolicy.allowsInsecureRedirects to allow)", location: Redaction.redactURL(location))
             }
 
             var nextRequest = request
@@ -67,10 +74,10 @@ struct RedirectFollower: Sendable {
                 nextRequest.headerFields[.contentLocation] = nil
                 nextRequest.headerFields[.transferEncoding] = nil
             } else if let replay = body, replay.iterationBehavior == .single {
-                throw RedirectError(reason: "HTTP \(status) asks to resend a streamed body that can be sent only once", location: Redaction.redactQuery(inTarget: location))
+                throw RedirectError(reason: "HTTP \(status) asks to resend a streamed body that can be sent only once", location: Redaction.redactURL(location))
             }
             guard visited.insert(Self.key(nextRequest)).inserted else {
-                throw RedirectError(reason: "redirect loop", location: Redaction.redactQuery(inTarget: location))
+                throw RedirectError(reason: "redirect loop", location: Redaction.redactURL(location))
             }
             request = nextRequest
             (response, responseBody) = try await transport.send(request, body: body, context: context)

@@ -94,7 +94,7 @@ struct APIClientTests {
 
         var text: String {
             switch self {
-            case .deepNesting: return String(repeating: "[", count: 100_000)
+            case .deepNesting: return String(repeating: "[", count: 1_000_000)
             case .hugeExponent: return #"{"id": 1e999999, "name": "x"}"#
             case .millionDigits: return "{\"id\": \(String(repeating: "9", count: 1_000_000)), \"name\": \"x\"}"
             }

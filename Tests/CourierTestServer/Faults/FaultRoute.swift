@@ -1,0 +1,74 @@
+import Foundation
+import NIOCore
+
+/// What the fault server does for one request.
+enum FaultRoute {
+    /// Write these bytes (head and body, as raw HTTP/1.1), then do `after`.
+    case respond([UInt8], after: After)
+    /// Write the head, then the body one byte every `interval`.
+    case drip(head: [UInt8], bytes: Int, interval: TimeAmount)
+    /// Never answer (the connection stays open until the client gives up).
+    case never
+
+    /// What happens to the connection after a response.
+    enum After { case keepOpen, close, reset }
+
+    /// The route for a request target such as `/truncate` or `/drip?ms=50&bytes=20`.
+    static func route(for target: String) -> FaultRoute {
+        let components = URLComponents(string: target)
+        let path = components?.path ?? target
+        func int(_ name: String, _ fallback: Int) -> Int {
+            components?.queryItems?.first { $0.name == name }?.value.flatMap(Int.init) ?? fallback
+        }
+        func text(_ name: String) -> String? { components?.queryItems?.first { $0.name == name }?.value }
+        let json = Array(#"{"ok":true}"#.utf8)
+
+        switch path {
+        case "/ok":
+            return .respond(head(200, ["Content-Type": "application/json", "Content-Length": "\(json.count)"]) + json, after: .keepOpen)
+        case "/truncate":
+            return .respond(head(200, ["Content-Type": "application/json", "Content-Length": "1000"]) + Array(repeating: UInt8(ascii: " "), count: 100), after: .close)
+        case "/reset":
+            return .respond(head(200, ["Content-Type": "application/json", "Content-Length": "1000"]) + Array(repeating: UInt8(ascii: " "), count: 100), after: .reset)
+        case "/reset-before-head":
+            return .respond([], after: .reset)
+        case "/close-before-head":
+            return .respond([], after: .close)
+        case "/never":
+            return .never
+        case "/drip":
+            return .drip(head: head(200, ["Content-Type": "application/octet-stream", "Content-Length": "\(int("bytes", 20))"]),
+                         bytes: int("bytes", 20), interval: .milliseconds(Int64(int("ms", 100))))
+        case "/stacked":
+            var body = json
+            let layers = int("layers", 5)
+            for _ in 0..<layers { body = Gzip.compress(body) }
+            let encoding = Array(repeating: "gzip", count: layers).joined(separator: ", ")
+            return .respond(head(200, ["Content-Type": "application/json", "Content-Encoding": encoding, "Content-Length": "\(body.count)"]) + body, after: .keepOpen)
+        case "/bomb":
+            let body = DeflateZeros.gzipBomb(inflatedSize: int("mb", 100) * 1024 * 1024)
+            return .respond(head(200, ["Content-Type": "application/json", "Content-Encoding": "gzip", "Content-Length": "\(body.count)"]) + body, after: .keepOpen)
+        case "/huge-header":
+            let value = String(repeating: "a", count: int("kb", 512) * 1024)
+            return .respond(head(200, ["X-Huge": value, "Content-Length": "0"]), after: .keepOpen)
+        case "/many-headers":
+            var fields: [(String, String)] = []
+            for index in 0..<int("n", 20_000) { fields.append(("X-H\(index)", "v")) }
+            return .respond(headList(200, fields + [("Content-Length", "0")]), after: .keepOpen)
+        case "/location":
+            return .respond(headList(302, [("Location", text("to") ?? ""), ("Content-Length", "0")]), after: .keepOpen)
+        default:
+            return .respond(head(404, ["Content-Length": "0"]), after: .keepOpen)
+        }
+    }
+
+    static func head(_ status: Int, _ fields: [String: String]) -> [UInt8] {
+        headList(status, fields.sorted { $0.key < $1.key })
+    }
+
+    static func headList(_ status: Int, _ fields: [(String, String)]) -> [UInt8] {
+        var text = "HTTP/1.1 \(status) \(status == 200 ? "OK" : "Status")\r\n"
+        for (name, value) in fields { text += "\(name): \(value)\r\n" }
+        return Array((text + "\r\n").utf8)
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// A loopback HTTP/1.1 server that misbehaves on purpose, written directly on SwiftNIO so it can
+/// do what a well-behaved framework refuses to: truncate bodies, reset connections, drip bytes,
+/// send stacked encodings, gzip bombs, huge headers and hostile `Location`s.
+///
+/// It counts accepted connections and received requests, so tests can assert what reached it
+/// (for example that nothing was sent after a refused header).
+///
+/// ```swift
+/// let server = try await FaultServer.start()
+/// defer { Task { await server.stop() } }
+/// // GET \(server.baseURL)/truncate → 200 with Content-Length 1000 but only 100 bytes, then close
+/// ```
+///
+/// Routes: `/ok`, `/truncate`, `/reset`, `/reset-before-head`, `/close-before-head`, `/never`,
+/// `/drip?ms=&bytes=`, `/stacked?layers=`, `/bomb?mb=`, `/huge-header?kb=`, `/many-headers?n=`,
+/// `/location?to=`.
+public final class FaultServer: Sendable {
+    /// The port the server listens on (127.0.0.1).
+    public let port: Int
+    private let channel: any Channel
+    private let counters: Counters
+
+    /// `http://127.0.0.1:<port>`.
+    public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+    /// Connections accepted so far.
+    public var connectionCount: Int { counters.box.withLockedValue { $0.connections } }
+    /// Request heads received so far.
+    public var requestCount: Int { counters.box.withLockedValue { $0.requests } }
+    /// Connections open right now.
+    public var openConnections: Int { counters.box.withLockedValue { $0.open } }
+
+    final class Counters: Sendable {
+        struct Values { var connections = 0; var requests = 0; var open = 0 }
+        let box = NIOLockedValueBox(Values())
+    }
+
+    private init(port: Int, channel: any Channel, counters: Counters) {
+        self.port = port
+        self.channel = channel
+        self.counters = counters
+    }
+
+    /// Starts a server on 127.0.0.1 on a port the OS picks.
+    public static func start() async throws -> FaultServer {
+        let counters = Counters()
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                counters.box.withLockedValue { $0.connections += 1; $0.open += 1 }
+                channel.closeFuture.whenComplete { _ in counters.box.withLockedValue { $0.open -= 1 } }
+                return channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes)))
+                    try channel.pipeline.syncOperations.addHandler(FaultHandler(counters: counters))
+                }
+            }
+            .bind(host: "127.0.0.1", port: 0)
+            .get()
+        guard let port = channel.localAddress?.port else {
+            try? await channel.close()
+            throw FaultServerError.noPort
+        }
+        return FaultServer(port: port, channel: channel, counters: counters)
+    }
+
+    /// Stops accepting connections. Open client connections are closed by their clients or
+    /// when the process ends.
+    public func stop() async {
+        try? await channel.close()
+    }
+}
+
+/// The fault server could not start.
+public enum FaultServerError: Error { case noPort }
