@@ -1,0 +1,131 @@
+import Foundation
+import HTTPTypes
+
+extension APIClient {
+    /// Pages from `first` on, asking `next` for the request of the following page; `nil` ends
+    /// the sequence. The other `pages` methods are built on this one.
+    ///
+    /// ```swift
+    /// let pages = client.pages(Request<[Event]>(path: "/events").query("offset", "0")) { request, response in
+    ///     guard response.value.count == 50 else { return nil }
+    ///     let offset = Int(request.query.first { $0.name == "offset" }?.value ?? "0")! + 50
+    ///     return Request<[Event]>(path: "/events").query("offset", String(offset))
+    /// }
+    /// ```
+    public func pages<R: APIRequest>(
+        _ first: R,
+        next: @escaping @Sendable (_ request: R, _ response: Response<R.Response>) throws -> R?
+    ) -> PageSequence<R.Response> {
+        PageSequence(first: step(first, next: next))
+    }
+
+    private func step<R: APIRequest>(
+        _ request: R,
+        next: @escaping @Sendable (R, Response<R.Response>) throws -> R?
+    ) -> PageSequence<R.Response>.Step {
+        PageSequence.Step { [self] in
+            let response = try await self.response(for: request)
+            let following: R?
+            do {
+                following = try next(request, response)
+            } catch {
+                // The page arrived; the error is about what comes after it.
+                return (response.value, PageSequence.Step { throw error })
+            }
+            guard let following else { return (response.value, nil) }
+            return (response.value, self.step(following, next: next))
+        }
+    }
+
+    /// Pages of an API that numbers its pages (`?page=2`), until ``NumberedPage/totalPages``.
+    ///
+    /// The first request is sent as it is (add the page parameter yourself to start elsewhere);
+    /// each following one sets `pageParameter` to the previous page's number plus one. It stops
+    /// after the page whose number reaches `totalPages`, or when a page does not move forward.
+    ///
+    /// ```swift
+    /// for try await page in client.pages(Request<Page<User>>(path: "/users").query("per_page", "50")) {
+    ///     print(page.page, "of", page.totalPages, page.results.count)
+    /// }
+    /// ```
+    public func pages<R: APIRequest>(_ first: R, pageParameter: String = "page") -> PageSequence<R.Response>
+    where R.Response: NumberedPage {
+        pages(ModifiedRequest(first)) { request, response in
+            let page = response.value
+            guard page.page < page.totalPages else { return nil }
+            let current = request.query.last { $0.name == pageParameter }.flatMap { $0.value.flatMap(Int.init) }
+            if let current, page.page < current { return nil }   // the server went backwards: stop rather than loop
+            var following = request
+            following.setQueryItem(pageParameter, String(page.page + 1))
+            return following
+        }
+    }
+
+    /// Pages of an API that hands out a cursor for the next page (`?cursor=abc`).
+    ///
+    /// Each following request sets `cursorParameter` to what `nextCursor` reads from the
+    /// previous page. It stops when there is no cursor, it is empty, or it repeats the one just
+    /// used.
+    ///
+    /// ```swift
+    /// struct Feed: Decodable, Sendable { var items: [Item]; var nextCursor: String? }
+    /// let feed = client.pages(Request<Feed>(path: "/feed"), cursorParameter: "cursor") { $0.nextCursor }
+    /// ```
+    public func pages<R: APIRequest>(
+        _ first: R,
+        cursorParameter: String,
+        nextCursor: @escaping @Sendable (R.Response) -> String?
+    ) -> PageSequence<R.Response> {
+        pages(ModifiedRequest(first)) { request, response in
+            guard let cursor = nextCursor(response.value), !cursor.isEmpty else { return nil }
+            if request.query.last(where: { $0.name == cursorParameter })?.value == cursor { return nil }
+            var following = request
+            following.setQueryItem(cursorParameter, cursor)
+            return following
+        }
+    }
+
+    /// Pages of an API that links to the next page in an RFC 8288 `Link` header
+    /// (`Link: <https://api.example.com/items?page=3>; rel="next"`), as GitHub's does.
+    ///
+    /// The link (absolute or relative to the current page) replaces the request's URL and
+    /// query. It stops when there is no link with the relation, or it points back to the
+    /// current page. A link to another origin (scheme, host or port) is refused with
+    /// ``APIError/invalidURL(_:reason:)``, so credentials are never sent where the API did not
+    /// live.
+    ///
+    /// ```swift
+    /// for try await repos in client.pages(Request<[Repository]>(path: "/user/repos"), followingLink: "next") { ... }
+    /// ```
+    public func pages<R: APIRequest>(_ first: R, followingLink relation: String = "next") -> PageSequence<R.Response> {
+        let relation = relation.lowercased()
+        let baseParameterNames = Set(configuration.baseParameters.map(\.name))
+        return pages(ModifiedRequest(first)) { [self] request, response in
+            guard let link = WebLink.parse(response.response.headerFields).first(where: { $0.relations.contains(relation) }) else {
+                return nil
+            }
+            // The URL as sent (the response's request summary has its secrets redacted).
+            let (head, _) = try self.prepare(request)
+            guard let current = URL(string: "\(head.scheme ?? "https")://\(head.authority ?? "")\(head.path ?? "/")"),
+                  let target = URL(string: link.target, relativeTo: current)?.absoluteURL
+            else {
+                throw APIError.invalidURL(link.target, reason: "the Link header's target is not a URL")
+            }
+            guard target.scheme?.lowercased() == current.scheme?.lowercased(),
+                  target.host?.lowercased() == current.host?.lowercased(),
+                  target.port == current.port
+            else {
+                throw APIError.invalidURL(target.absoluteString, reason: "the next-page link leaves the origin of \(current.scheme ?? "")://\(current.host ?? "")")
+            }
+            if target.absoluteString == current.absoluteString { return nil }
+            var following = request
+            following.path = target.absoluteString
+            following.pathParameters = [:]
+            following.query = []
+            // A server usually echoes the query it was sent, base parameters included: don't send them twice.
+            let linkNames = Set(URLComponents(url: target, resolvingAgainstBaseURL: false)?.queryItems?.map(\.name) ?? [])
+            if !baseParameterNames.isDisjoint(with: linkNames) { following.options.includeBaseParameters = false }
+            return following
+        }
+    }
+}
