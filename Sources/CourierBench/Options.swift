@@ -41,7 +41,12 @@ struct Options: Sendable {
     var concurrentRequests = 10_000
     /// Requests in flight in a concurrent run.
     var inFlight = 64
-    /// Only scenarios whose family is in this set run (`nil`: all).
+    /// The port of a server already running (`courier-bench --serve`), instead of spawning one;
+    /// for profilers under which the benchmark cannot spawn processes (valgrind).
+    var serverPort: Int?
+    /// Skip the memory probes (child processes).
+    var skipMemory = false
+    /// Only scenarios whose family or key is in this set run (`nil`: all).
     var families: Set<String>?
 
     /// The help text printed by `--help`.
@@ -69,7 +74,11 @@ struct Options: Sendable {
       --sequential N      requests per sequential run (default 2000)
       --concurrent N      requests per concurrent run (default 10000)
       --in-flight N       requests in flight in a concurrent run (default 64)
-      --only LIST         only these families: ahc, urlsession, middleware
+      --no-memory         skip the memory probes
+      --port N            use a server already running on 127.0.0.1:N (start one with --serve)
+                          instead of spawning it; for profiling under valgrind or perf
+      --only LIST         only these families (ahc, urlsession, middleware) or scenario keys
+                          (ahc.raw, ahc.courier, middleware.stack, urlsession.raw, urlsession.courier)
       --micro N           run N requests through a stub transport and exit
       --path P            with --micro: `courier` (send + decode) or `decode` (JSONDecoder only)
       --serve             run the loopback server; prints its port, stops when stdin closes
@@ -97,6 +106,8 @@ struct Options: Sendable {
             case "-h", "--help": options.mode = .help
             case "--serve": options.mode = .serve
             case "--json": options.json = true
+            case "--no-memory": options.skipMemory = true
+            case "--port": options.serverPort = try number(argument)
             case "--quick":
                 options.quick = true
                 options.rounds = 3

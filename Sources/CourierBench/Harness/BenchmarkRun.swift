@@ -15,9 +15,9 @@ enum BenchmarkRun {
         let log: (String) -> Void = { line in
             FileHandle.standardError.write(Data("[courier-bench] \(line)\n".utf8))
         }
-        let server = try ServerProcess.start()
+        let server = try options.serverPort.map(ServerProcess.external) ?? ServerProcess.start()
         defer { server.stop() }
-        log("server on port \(server.port) (pid of its own); \(options.rounds) rounds, \(options.sequentialRequests) sequential, \(options.concurrentRequests) at \(options.inFlight) in flight")
+        log("server on port \(server.port); \(options.rounds) rounds, \(options.sequentialRequests) sequential, \(options.concurrentRequests) at \(options.inFlight) in flight")
 
         let ahc = AHCScenarios(baseURL: server.baseURL)
         let urlSession = URLSessionScenarios(baseURL: server.baseURL)
@@ -27,7 +27,8 @@ enum BenchmarkRun {
         let wanted = scenarios.filter { scenario in
             guard let families = options.families else { return true }
             // A pair needs its baseline: middleware is measured against ahc.courier.
-            return families.contains(scenario.family) || (families.contains("middleware") && scenario.key == "ahc.courier")
+            return families.contains(scenario.family) || families.contains(scenario.key)
+                || (families.contains("middleware") && scenario.key == "ahc.courier")
         }
 
         let results = try await Rounds(scenarios: wanted, options: options).run(progress: log)
@@ -35,7 +36,7 @@ enum BenchmarkRun {
         urlSession.shutdown()
 
         var memory: [MemoryProbe.Result] = []
-        if !options.quick {
+        if !options.quick && !options.skipMemory {
             memory = try MemoryProbe.runAll(port: server.port, families: options.families, log: log)
         }
         let report = Report(options: options, scenarios: wanted, results: results, pairs: pairs, memory: memory)

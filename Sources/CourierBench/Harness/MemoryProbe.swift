@@ -4,7 +4,8 @@ import Foundation
 /// that one client's peak never hides another's: `ru_maxrss` only ever grows.
 ///
 /// - `large`: after a warm-up with small requests, 20 sequential GETs of the 1 MiB body; the
-///   figure is the peak resident memory above the resident memory before them (target: ≤ 2 MiB).
+///   figure is the peak resident memory (`VmHWM`, reset just before) above the resident memory
+///   before them (target: ≤ 2 MiB).
 /// - `flat`: rounds of 10,000 JSON requests at 64 in flight; resident memory and open file
 ///   descriptors after each round (target: no growth from round to round, no leaked sockets).
 enum MemoryProbe {
@@ -36,7 +37,7 @@ enum MemoryProbe {
     static func runAll(port: Int, families: Set<String>?, log: (String) -> Void) throws -> [Result] {
         var results: [Result] = []
         for workload in ["large", "flat"] {
-            for client in clients where families?.contains(String(client.prefix { $0 != "." })) ?? true {
+            for client in clients where families.map({ $0.contains(client) || $0.contains(String(client.prefix { $0 != "." })) }) ?? true {
                 let output = try ServerProcess.runChild(["--probe", client, workload, String(port)])
                 guard let line = output.split(separator: "\n").last,
                       let result = try? JSONDecoder().decode(Result.self, from: Data(line.utf8)) else {
@@ -54,6 +55,7 @@ enum MemoryProbe {
         let baseURL = URL(string: "http://127.0.0.1:\(port)")!
         let clients = try ProbeClients(name: name, baseURL: baseURL)
         for _ in 0..<20 { try await clients.users() }
+        ResourceUsage.resetPeak()
         var result = Result(client: name, workload: workload, baselineRSS: ResourceUsage.currentRSS(), peakRSS: 0, roundRSS: [], roundOpenFiles: [])
         switch workload {
         case "large":

@@ -8,7 +8,10 @@ import Glibc
 struct ResourceUsage: Sendable {
     /// User + system CPU time of the whole process so far, in seconds (`getrusage(RUSAGE_SELF)`).
     var cpuSeconds: Double
-    /// The peak resident set size so far, in bytes (`ru_maxrss`).
+    /// The peak resident set size so far, in bytes: `VmHWM` of `/proc/self/status` (the peak
+    /// of this process image, reset by ``resetPeak()``), or `ru_maxrss` where there is no
+    /// `/proc`. (`ru_maxrss` alone would not do: Linux carries it over from the parent across
+    /// `fork` + `exec`, so a child spawned by a 60 MiB parent starts with a 60 MiB "peak".)
     var peakRSS: Int
 
     /// The usage now.
@@ -17,7 +20,27 @@ struct ResourceUsage: Sendable {
         getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
         let user = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
         let system = Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
-        return ResourceUsage(cpuSeconds: user + system, peakRSS: Int(usage.ru_maxrss) * 1024)  // ru_maxrss is in KiB on Linux
+        let peak = statusField("VmHWM") ?? Int(usage.ru_maxrss) * 1024  // both in KiB on Linux
+        return ResourceUsage(cpuSeconds: user + system, peakRSS: peak)
+    }
+
+    /// Resets the peak (`VmHWM`) to the current resident size, so that the next peak measures
+    /// only what follows (`echo 5 > /proc/self/clear_refs`, Linux ≥ 4.0). Returns whether it worked.
+    @discardableResult
+    static func resetPeak() -> Bool {
+        guard let handle = FileHandle(forWritingAtPath: "/proc/self/clear_refs") else { return false }
+        defer { try? handle.close() }
+        return (try? handle.write(contentsOf: Data("5".utf8))) != nil
+    }
+
+    /// A `kB` field of `/proc/self/status`, in bytes.
+    private static func statusField(_ name: String) -> Int? {
+        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+        for line in text.split(separator: "\n") where line.hasPrefix(name + ":") {
+            let digits = line.dropFirst(name.count + 1).filter(\.isNumber)
+            return Int(digits).map { $0 * 1024 }
+        }
+        return nil
     }
 
     /// The resident set size now, in bytes (from `/proc/self/statm`; 0 where it does not exist).

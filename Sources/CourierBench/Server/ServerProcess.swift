@@ -7,10 +7,10 @@ import Foundation
 final class ServerProcess {
     /// The port the server listens on, on 127.0.0.1.
     let port: Int
-    private let process: Process
-    private let stdinPipe: Pipe
+    private let process: Process?
+    private let stdinPipe: Pipe?
 
-    private init(port: Int, process: Process, stdinPipe: Pipe) {
+    private init(port: Int, process: Process?, stdinPipe: Pipe?) {
         self.port = port
         self.process = process
         self.stdinPipe = stdinPipe
@@ -18,6 +18,12 @@ final class ServerProcess {
 
     /// `http://127.0.0.1:<port>`.
     var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+    /// A server started by someone else (`courier-bench --serve`) on 127.0.0.1:`port`; ``stop()``
+    /// leaves it running.
+    static func external(port: Int) -> ServerProcess {
+        ServerProcess(port: port, process: nil, stdinPipe: nil)
+    }
 
     /// Starts the server and waits for the port it prints.
     static func start() throws -> ServerProcess {
@@ -61,15 +67,18 @@ final class ServerProcess {
 
     /// Stops the server and waits for it to exit.
     func stop() {
-        try? stdinPipe.fileHandleForWriting.close()
-        process.waitUntilExit()
+        try? stdinPipe?.fileHandleForWriting.close()
+        process?.waitUntilExit()
     }
 
-    /// This executable, as the kernel knows it.
+    /// This executable: `argv[0]` when it is a path (under valgrind `/proc/self/exe` is
+    /// valgrind itself), else `/proc/self/exe`.
     static func executableURL() -> URL {
+        let first = CommandLine.arguments[0]
+        if first.contains("/") { return URL(fileURLWithPath: first) }
         if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
             return URL(fileURLWithPath: path)
         }
-        return Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+        return Bundle.main.executableURL ?? URL(fileURLWithPath: first)
     }
 }
