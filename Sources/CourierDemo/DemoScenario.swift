@@ -10,10 +10,12 @@ struct DemoScenario {
     let options: DemoOptions
 
     private func makeClient(apiKey: String?) -> APIClient {
-        var configuration = APIConfiguration(baseURL: baseURL, timeout: .seconds(10))
-        if let apiKey { configuration.defaultHeaders[HTTPField.Name("X-API-Key")!] = apiKey }
+        let configuration = APIConfiguration(baseURL: baseURL, timeout: .seconds(10))
         let transport: any Transport = options.transport == .urlSession ? URLSessionTransport() : AsyncHTTPClientTransport()
-        return APIClient(configuration: configuration, transport: transport)
+        // Retry outermost (idempotent requests only), then the API key, added to every request.
+        var middleware: [any Middleware] = [RetryMiddleware()]
+        if let apiKey { middleware.append(AuthenticationMiddleware(.apiKey(apiKey, header: "X-API-Key"))) }
+        return APIClient(configuration: configuration, transport: transport, middleware: middleware)
     }
 
     /// Runs every step; returns how many did not behave as expected.
@@ -59,7 +61,8 @@ struct DemoScenario {
         case .success(let user): transcript.note("completion received #\(user.id) \(user.name)")
         case .failure(let error): transcript.note("completion failed: \(error)")
         }
-        return transcript.failures + (result.isSuccess ? 0 : 1)
+        let macroFailures = await DemoMacroScenario(client: client).run()
+        return transcript.failures + (result.isSuccess ? 0 : 1) + macroFailures
     }
 
     /// A tiny valid PNG (1×1 pixel).
