@@ -1,0 +1,78 @@
+import Courier
+import Foundation
+import HTTPTypes
+#if canImport(Combine)
+import Combine
+#else
+@preconcurrency import OpenCombine
+#endif
+
+/// A response's raw body and head, as published by ``Courier/APIClient/dataPublisher(for:)``.
+public struct DataResponse: Sendable {
+    /// The body.
+    public var data: Data
+    /// The response head.
+    public var response: HTTPResponse
+    /// The request, for errors.
+    public var request: RequestSummary
+
+    /// Creates a value (tests build their own).
+    public init(data: Data, response: HTTPResponse, request: RequestSummary) {
+        self.data = data
+        self.response = response
+        self.request = request
+    }
+}
+
+extension APIClient {
+    /// A publisher that sends `request` when subscribed, publishes the decoded response and
+    /// finishes, or fails with ``Courier/APIError``. Cancelling the subscription cancels the exchange.
+    ///
+    /// Combine on Apple platforms, OpenCombine elsewhere; the same source works on both.
+    ///
+    /// ```swift
+    /// cancellable = client.publisher(for: GetUser(id: "42"))
+    ///     .receive(on: DispatchQueue.main)
+    ///     .sink(receiveCompletion: { print($0) }, receiveValue: { user = $0 })
+    /// ```
+    public func publisher<R: APIRequest>(for request: R) -> AnyPublisher<R.Response, APIError> {
+        TaskPublisher { try await self.send(request) }.eraseToAnyPublisher()
+    }
+
+    /// A publisher of the raw response — whatever its status — for pipelines that validate and
+    /// decode themselves with ``validateStatusCode(in:)``, ``hasContentType(_:)`` and
+    /// ``decode(_:decoder:)`` (seed 001's style).
+    ///
+    /// ```swift
+    /// client.dataPublisher(for: Request<Data>(path: "/users"))
+    ///     .validateStatusCode(in: 200..<300)
+    ///     .hasContentType("application/json")
+    ///     .decode([User].self)
+    /// ```
+    public func dataPublisher<R: APIRequest>(for request: R) -> AnyPublisher<DataResponse, APIError> {
+        let unchecked = AnyStatusRequest(base: request)
+        return TaskPublisher {
+            let response = try await self.response(for: unchecked)
+            return DataResponse(data: response.body, response: response.response, request: response.request)
+        }.eraseToAnyPublisher()
+    }
+}
+
+/// A request that accepts every status, so that the publisher's operators decide.
+struct AnyStatusRequest<Base: APIRequest>: APIRequest {
+    typealias Response = Data
+    let base: Base
+    var method: HTTPRequest.Method { base.method }
+    var path: String { base.path }
+    var pathParameters: [String: String] { base.pathParameters }
+    var query: [URLQueryItem] { base.query }
+    var headers: HTTPFields { base.headers }
+    var body: RequestBody? { base.body }
+    var options: RequestOptions {
+        var options = base.options
+        options.acceptableStatusCodes = Set(100...599)
+        return options
+    }
+
+    func decode(_ response: HTTPResponse, body: Data, context: DecodingContext) throws -> Data { body }
+}

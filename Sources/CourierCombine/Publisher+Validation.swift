@@ -1,0 +1,67 @@
+import Courier
+import Foundation
+#if canImport(Combine)
+import Combine
+#else
+@preconcurrency import OpenCombine
+#endif
+
+extension Publisher where Output == DataResponse, Failure == APIError {
+    /// Fails with ``Courier/APIError/httpError(statusCode:message:response:body:request:)`` unless the
+    /// status code is in `codes` (a range, a set, an array — any sequence of `Int`).
+    public func validateStatusCode<Codes: Sequence & Sendable>(in codes: Codes) -> AnyPublisher<DataResponse, APIError>
+    where Codes.Element == Int {
+        tryMap { output in
+            let code = output.response.status.code
+            guard codes.contains(code) else {
+                throw APIError.httpError(statusCode: code, message: output.response.status.reasonPhrase,
+                                         response: output.response, body: output.data, request: output.request)
+            }
+            return output
+        }
+        .mapError { $0 as? APIError ?? .unknown(request: nil, underlying: $0) }
+        .eraseToAnyPublisher()
+    }
+
+    /// Fails with ``Courier/APIError/unexpectedContentType(request:expected:received:)`` unless the
+    /// response's media type is `contentType` — with or without parameters:
+    /// `hasContentType("text/plain")` accepts `text/plain` and `text/plain; charset=utf-8`.
+    public func hasContentType(_ contentType: String) -> AnyPublisher<DataResponse, APIError> {
+        let expected = ContentTypeMatch.mediaType(contentType)
+        return tryMap { output in
+            let received = output.response.headerFields[.contentType]
+            guard let received, ContentTypeMatch.mediaType(received) == expected else {
+                throw APIError.unexpectedContentType(request: output.request, expected: [contentType], received: received)
+            }
+            return output
+        }
+        .mapError { $0 as? APIError ?? .unknown(request: nil, underlying: $0) }
+        .eraseToAnyPublisher()
+    }
+
+    /// Decodes the body as JSON, failing with ``Courier/APIError/decodingFailed(request:type:underlying:body:)``.
+    public func decode<T: Decodable & Sendable>(_ type: T.Type, decoder: JSONDecoder = JSONDecoder()) -> AnyPublisher<T, APIError> {
+        tryMap { output in
+            do {
+                return try decoder.decode(T.self, from: output.data)
+            } catch {
+                throw APIError.decodingFailed(request: output.request, type: String(describing: T.self), underlying: error, body: output.data)
+            }
+        }
+        .mapError { $0 as? APIError ?? .unknown(request: nil, underlying: $0) }
+        .eraseToAnyPublisher()
+    }
+
+    /// The body alone, as the seed's `.map { $0.data }`.
+    public func data() -> AnyPublisher<Data, APIError> {
+        map(\.data).eraseToAnyPublisher()
+    }
+}
+
+enum ContentTypeMatch {
+    /// `type/subtype`, lowercased, without parameters.
+    static func mediaType(_ value: String) -> String {
+        let bare = value.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        return bare.trimmingCharacters(in: .whitespaces).lowercased()
+    }
+}

@@ -1,0 +1,86 @@
+import Courier
+import Foundation
+#if canImport(Combine)
+import Combine
+#else
+@preconcurrency import OpenCombine
+#endif
+
+/// A publisher that runs an async operation when demand arrives, publishes its one value and
+/// finishes — or fails with ``APIError``. Cancelling the subscription cancels the task, which
+/// cancels the exchange.
+struct TaskPublisher<Output: Sendable>: Publisher {
+    typealias Failure = APIError
+
+    let operation: @Sendable () async throws -> Output
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == APIError {
+        let subscription = TaskSubscription(subscriber: subscriber, operation: operation)
+        subscriber.receive(subscription: subscription)
+    }
+}
+
+/// The subscription behind ``TaskPublisher``.
+///
+/// `@unchecked Sendable`: the subscriber (not `Sendable` in Combine's API) and the task are only
+/// touched under `lock`, and the subscriber is taken out before it is called, so it is called
+/// at most once for the value and once for the completion, never concurrently.
+final class TaskSubscription<S: Subscriber>: Subscription, @unchecked Sendable where S.Failure == APIError, S.Input: Sendable {
+    private let lock = NSLock()
+    private var subscriber: S?
+    private var task: Task<Void, Never>?
+    private var started = false
+    private let operation: @Sendable () async throws -> S.Input
+
+    init(subscriber: S, operation: @escaping @Sendable () async throws -> S.Input) {
+        self.subscriber = subscriber
+        self.operation = operation
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        guard demand > .none else { return }
+        lock.lock()
+        guard !started, subscriber != nil else { lock.unlock(); return }
+        started = true
+        let operation = self.operation
+        task = Task { [self] in
+            let result: Result<S.Input, APIError>
+            do {
+                result = .success(try await operation())
+            } catch let error as APIError {
+                result = .failure(error)
+            } catch is CancellationError {
+                return
+            } catch {
+                result = .failure(.unknown(request: nil, underlying: error))
+            }
+            self.finish(with: result)
+        }
+        lock.unlock()
+    }
+
+    func cancel() {
+        lock.lock()
+        subscriber = nil
+        let task = self.task
+        self.task = nil
+        lock.unlock()
+        task?.cancel()
+    }
+
+    private func finish(with result: Result<S.Input, APIError>) {
+        lock.lock()
+        let subscriber = self.subscriber
+        self.subscriber = nil
+        self.task = nil
+        lock.unlock()
+        guard let subscriber else { return }
+        switch result {
+        case .success(let value):
+            _ = subscriber.receive(value)
+            subscriber.receive(completion: .finished)
+        case .failure(let error):
+            subscriber.receive(completion: .failure(error))
+        }
+    }
+}

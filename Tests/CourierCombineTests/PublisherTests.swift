@@ -1,0 +1,171 @@
+import Courier
+import CourierCombine
+import CourierTesting
+import Foundation
+import HTTPTypes
+import Testing
+#if canImport(Combine)
+import Combine
+#else
+import OpenCombine
+#endif
+
+struct Post: Codable, Sendable, Equatable {
+    var id: Int
+    var title: String
+}
+
+/// Collects what a publisher emits, and lets the test await its completion.
+final class Collector<Output, Failure: Error>: @unchecked Sendable {  // guarded by `lock`
+    private let lock = NSLock()
+    private var values: [Output] = []
+    private var completion: Subscribers.Completion<Failure>?
+    private var cancellable: AnyCancellable?
+    private var continuation: CheckedContinuation<Void, Never>?
+
+    init(_ publisher: AnyPublisher<Output, Failure>) {
+        let cancellable = publisher.sink(
+            receiveCompletion: { [self] completion in
+                lock.lock()
+                self.completion = completion
+                let continuation = self.continuation
+                self.continuation = nil
+                lock.unlock()
+                continuation?.resume()
+            },
+            receiveValue: { [self] value in lock.lock(); values.append(value); lock.unlock() }
+        )
+        lock.lock(); self.cancellable = cancellable; lock.unlock()
+    }
+
+    /// Waits for completion and returns the values and the completion.
+    func finish() async -> ([Output], Subscribers.Completion<Failure>) {
+        await withCheckedContinuation { continuation in
+            lock.lock()
+            if completion != nil { lock.unlock(); continuation.resume(); return }
+            self.continuation = continuation
+            lock.unlock()
+        }
+        return snapshot()
+    }
+
+    private func snapshot() -> ([Output], Subscribers.Completion<Failure>) {
+        lock.lock(); defer { lock.unlock() }
+        return (values, completion!)
+    }
+
+    func cancel() { lock.lock(); let c = cancellable; lock.unlock(); c?.cancel() }
+    var received: [Output] { lock.lock(); defer { lock.unlock() }; return values }
+}
+
+func failure<F>(_ completion: Subscribers.Completion<F>) -> F? {
+    if case .failure(let error) = completion { return error }
+    return nil
+}
+
+func makeClient() -> (APIClient, StubTransport) {
+    let stub = StubTransport()
+    return (APIClient(configuration: APIConfiguration(baseURL: URL(string: "https://api.example.com")!), transport: stub), stub)
+}
+
+@Suite("Combine publishers")
+struct PublisherTests {
+    @Test("publisher(for:) publishes the decoded value and finishes")
+    func publishesValue() async {
+        let (client, stub) = makeClient()
+        stub.on(.get, "/posts/1", .json(Post(id: 1, title: "Hi")))
+        let (values, completion) = await Collector(client.publisher(for: Request<Post>(path: "/posts/1"))).finish()
+        #expect(values == [Post(id: 1, title: "Hi")])
+        #expect(failure(completion) == nil)
+    }
+
+    @Test("publisher(for:) fails with APIError")
+    func publishesError() async {
+        let (client, stub) = makeClient()
+        stub.on(.get, "/posts/2", .status(404, message: "nope"))
+        let (values, completion) = await Collector(client.publisher(for: Request<Post>(path: "/posts/2"))).finish()
+        #expect(values.isEmpty)
+        #expect(failure(completion)?.statusCode == 404)
+    }
+
+    @Test("nothing is sent until there is a subscriber")
+    func lazy() async throws {
+        let (client, stub) = makeClient()
+        stub.on(.get, "/posts/1", .json(Post(id: 1, title: "Hi")))
+        let publisher = client.publisher(for: Request<Post>(path: "/posts/1"))
+        try await Task.sleep(for: .milliseconds(20))
+        #expect(stub.requests.isEmpty)
+        _ = await Collector(publisher).finish()
+        #expect(stub.requests.count == 1)
+    }
+
+    @Test("cancelling the subscription cancels the exchange and publishes nothing")
+    func cancellation() async throws {
+        let (client, stub) = makeClient()
+        stub.on(.get, "/slow", StubResponse.json(Post(id: 1, title: "late")).delayed(by: .seconds(5)))
+        let collector = Collector(client.publisher(for: Request<Post>(path: "/slow")))
+        try await Task.sleep(for: .milliseconds(50))
+        collector.cancel()
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(collector.received.isEmpty)
+    }
+
+    @Test("validateStatusCode(in:), hasContentType(_:) and decode, as in seed 001")
+    func seedPipeline() async {
+        let (client, stub) = makeClient()
+        stub.on(.get, "/posts", .json([Post(id: 1, title: "A"), Post(id: 2, title: "B")]))
+        let publisher = client.dataPublisher(for: Request<Data>(path: "/posts"))
+            .validateStatusCode(in: 200..<300)
+            .hasContentType("application/json")
+            .decode([Post].self)
+        let (values, completion) = await Collector(publisher).finish()
+        #expect(values == [[Post(id: 1, title: "A"), Post(id: 2, title: "B")]])
+        #expect(failure(completion) == nil)
+    }
+
+    @Test("validateStatusCode(in:) accepts any sequence and fails outside it")
+    func statusValidation() async {
+        let (client, stub) = makeClient()
+        stub.on(.get, "/teapot", .status(418))
+        let data = client.dataPublisher(for: Request<Data>(path: "/teapot"))
+        let (_, rangeCompletion) = await Collector(data.validateStatusCode(in: 200..<300)).finish()
+        #expect(failure(rangeCompletion)?.statusCode == 418)
+        let (values, setCompletion) = await Collector(data.validateStatusCode(in: Set([200, 418]))).finish()
+        #expect(values.map(\.response.status.code) == [418])
+        #expect(failure(setCompletion) == nil)
+        let (_, arrayCompletion) = await Collector(data.validateStatusCode(in: [200, 201])).finish()
+        #expect(failure(arrayCompletion)?.statusCode == 418)
+    }
+
+    @Test("hasContentType(_:) matches with or without parameters")
+    func contentType() async {
+        let (client, stub) = makeClient()
+        stub.on(.get, "/text", .text("hello"))   // text/plain; charset=utf-8
+        let data = client.dataPublisher(for: Request<Data>(path: "/text"))
+        let (values, ok) = await Collector(data.hasContentType("text/plain").data()).finish()
+        #expect(values == [Data("hello".utf8)])
+        #expect(failure(ok) == nil)
+        let (_, exact) = await Collector(data.hasContentType("text/plain; charset=utf-8")).finish()
+        #expect(failure(exact) == nil)
+        let (_, mismatch) = await Collector(data.hasContentType("application/json")).finish()
+        guard case .unexpectedContentType(_, let expected, let received)? = failure(mismatch) else {
+            Issue.record("expected unexpectedContentType, got \(mismatch)")
+            return
+        }
+        #expect(expected == ["application/json"])
+        #expect(received == "text/plain; charset=utf-8")
+    }
+
+    @Test("decode fails with decodingFailed, carrying the body")
+    func decodeFailure() async {
+        let (client, stub) = makeClient()
+        stub.on(.get, "/bad", .json(#"{"id": "x"}"#))
+        let (_, completion) = await Collector(client.dataPublisher(for: Request<Data>(path: "/bad")).decode(Post.self)).finish()
+        guard case .decodingFailed(_, let type, _, let body)? = failure(completion) else {
+            Issue.record("expected decodingFailed, got \(completion)")
+            return
+        }
+        #expect(type == "Post")
+        #expect(String(decoding: body, as: UTF8.self) == #"{"id": "x"}"#)
+    }
+}
