@@ -9,6 +9,7 @@ extension LoggingMiddleware {
         let method: String
         let operation: String
         let attempt: Int
+        var redactedNames: Set<String> = []
         var requestHeaders = HTTPFields()
         var requestBody: (Data, truncated: Bool)?
         var bodyIsStreamed = false
@@ -42,7 +43,7 @@ extension LoggingMiddleware {
             var lines = [emoji ? "🚀 API Request: \(method) \(url) [\(operation)\(attempt > 1 ? ", attempt \(attempt)" : "")]" : "→ \(method) \(url)"]
             lines.append((emoji ? "📋 Headers: " : "  headers: ") + Self.format(requestHeaders))
             if let (data, truncated) = requestBody, !data.isEmpty {
-                lines.append((emoji ? "📤 Body: " : "  body: ") + Self.format(data, truncated: truncated))
+                lines.append((emoji ? "📤 Body: " : "  body: ") + format(data, truncated: truncated))
             } else if bodyIsStreamed {
                 lines.append(emoji ? "📤 Body: (streamed, not shown)" : "  body: (streamed, not shown)")
             }
@@ -53,7 +54,7 @@ extension LoggingMiddleware {
             guard let response else { return "" }
             var lines = [emoji ? "📋 Response headers: " + Self.format(responseHeaders) : "← \(response.status.code) headers: " + Self.format(responseHeaders)]
             if let outcome, !outcome.prefix.isEmpty {
-                lines.append((emoji ? "📄 Response Data: " : "  body: ") + Self.format(outcome.prefix, truncated: outcome.bytes > outcome.prefix.count))
+                lines.append((emoji ? "📄 Response Data: " : "  body: ") + format(outcome.prefix, truncated: outcome.bytes > outcome.prefix.count))
             }
             return lines.joined(separator: "\n")
         }
@@ -88,9 +89,10 @@ extension LoggingMiddleware {
             fields.isEmpty ? "(none)" : fields.map { "\($0.name.rawName): \($0.value)" }.joined(separator: ", ")
         }
 
-        static func format(_ data: Data, truncated: Bool) -> String {
+        func format(_ data: Data, truncated: Bool) -> String {
             let text = String(decoding: data, as: UTF8.self)
-            let shown = text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" && $0 != "\r" && $0 != "\t" } ? "<\(data.count) bytes of binary data>" : text
+            let binary = text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" && $0 != "\r" && $0 != "\t" }
+            let shown = binary ? "<\(data.count) bytes of binary data>" : BodyRedaction.redact(text, extra: redactedNames)
             return truncated ? shown + "… (truncated)" : shown
         }
 

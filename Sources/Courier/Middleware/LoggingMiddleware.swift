@@ -23,7 +23,8 @@ import OpenAPIRuntime
 /// `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`, Courier's
 /// ``Redaction/sensitiveHeaders``, any header or query item whose name looks secret (`token`,
 /// `password`, `signature`, `api_key`…) and the names you configure are replaced by
-/// `<redacted>`. The logger defaults to the context's (``APIConfiguration/logger``).
+/// `<redacted>`, and so are JSON members and form fields of logged bodies whose names look
+/// secret or are configured (`"password": "<redacted>"`). The logger defaults to the context's (``APIConfiguration/logger``).
 public struct LoggingMiddleware: Middleware {
     /// How much is logged at the summary level.
     public struct Style: Sendable, Hashable {
@@ -72,7 +73,8 @@ public struct LoggingMiddleware: Middleware {
         guard verbose || debug || logger.logLevel <= level else { return try await next(request, body, context) }
 
         var transcript = Transcript(url: MiddlewareSupport.redactedURL(request, extraQueryNames: redactedQueryItems),
-                                    method: request.method.rawValue, operation: context.operationName, attempt: context.attempt)
+                                    method: request.method.rawValue, operation: context.operationName, attempt: context.attempt,
+                                    redactedNames: redactedQueryItems.union(redactedHeaders.map(\.canonicalName)))
         if verbose || debug {
             transcript.requestHeaders = Redaction.redact(request.headerFields, extra: redactedHeaders)
             transcript.requestBody = await MiddlewareSupport.prefix(of: body, limit: maxBodyBytes)

@@ -74,6 +74,22 @@ import Testing
         #expect(stub.requests.last?.bodyText == "single-pass-payload")
     }
 
+    @Test func redactsSecretFieldsOfLoggedBodies() async throws {
+        let (logger, handler) = logger(.debug)
+        let stub = StubTransport()
+        stub.on(.post, "/auth/login", .json(#"{"token":"resp-SECRET-1","user":"ada"}"#))
+        stub.on(.post, "/auth/form", .text("ok"))
+        let client = F.client(stub, [LoggingMiddleware(logger: logger, redactedQueryItems: ["pin"])])
+        _ = try await client.send(F.text(.post, "/auth/login", body: .json(["username": "ada", "password": "pw-SECRET-2"])))
+        _ = try await client.send(F.text(.post, "/auth/form", body: .form([("username", "ada"), ("pin", "pin-SECRET-3")])))
+        let text = allText(handler)
+        for secret in ["resp-SECRET-1", "pw-SECRET-2", "pin-SECRET-3"] {
+            #expect(!text.contains(secret), "\(secret) leaked")
+        }
+        #expect(text.contains(#""username":"ada""#))
+        #expect(text.contains("username=ada&pin=<redacted>"))
+    }
+
     @Test func logsAFailureWithoutAResponseAtWarning() async throws {
         let (logger, handler) = logger(.info)
         let stub = StubTransport()
