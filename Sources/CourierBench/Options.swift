@@ -44,6 +44,9 @@ struct Options: Sendable {
     /// The port of a server already running (`courier-bench --serve`), instead of spawning one;
     /// for profilers under which the benchmark cannot spawn processes (valgrind).
     var serverPort: Int?
+    /// Raw clients send the headers Courier sends by default, so both put the same request on
+    /// the wire.
+    var sameHeaders = false
     /// Skip the memory probes (child processes).
     var skipMemory = false
     /// Only scenarios whose family or key is in this set run (`nil`: all).
@@ -61,11 +64,12 @@ struct Options: Sendable {
       courier-bench --serve                    the loopback server alone (prints its port)
 
     The benchmark spawns itself with --serve as the HTTP/1.1 server on 127.0.0.1, so the
-    server's CPU time is not counted as the client's, then runs raw AsyncHTTPClient, Courier over
-    AsyncHTTPClientTransport, a @Service-style endpoint call, raw URLSession, Courier over
-    URLSessionTransport, and Courier with the default middleware stack, interleaved, each
-    sequentially and with many requests in flight. Figures are medians over rounds with
-    min–max; ratios are Courier divided by raw, measured in the same run.
+    server's CPU time is not counted as the client's, then runs, interleaved: raw
+    AsyncHTTPClient; Courier over AsyncHTTPClientTransport, with a typed APIRequest and with the
+    Request<T> value a @Service method sends; Courier with logging, retry and auth middleware;
+    raw URLSession; Courier over URLSessionTransport — each sequentially and with many requests
+    in flight. Figures are medians over rounds with min–max; ratios are Courier divided by
+    raw, computed round by round in the same run.
 
     OPTIONS
       --json              print one JSON object (figures and `ratios`) as the last line
@@ -75,10 +79,13 @@ struct Options: Sendable {
       --concurrent N      requests per concurrent run (default 10000)
       --in-flight N       requests in flight in a concurrent run (default 64)
       --no-memory         skip the memory probes
+      --same-headers      raw clients also send Courier's default headers (Accept, User-Agent,
+                          Accept-Language), so both sides put the same request on the wire
       --port N            use a server already running on 127.0.0.1:N (start one with --serve)
                           instead of spawning it; for profiling under valgrind or perf
       --only LIST         only these families (ahc, urlsession, middleware) or scenario keys
-                          (ahc.raw, ahc.courier, middleware.stack, urlsession.raw, urlsession.courier)
+                          (ahc.raw, ahc.courier, ahc.request, middleware.stack, urlsession.raw,
+                          urlsession.courier)
       --micro N           run N requests through a stub transport and exit
       --path P            with --micro: `courier` (send + decode) or `decode` (JSONDecoder only)
       --serve             run the loopback server; prints its port, stops when stdin closes
@@ -107,6 +114,7 @@ struct Options: Sendable {
             case "--serve": options.mode = .serve
             case "--json": options.json = true
             case "--no-memory": options.skipMemory = true
+            case "--same-headers": options.sameHeaders = true
             case "--port": options.serverPort = try number(argument)
             case "--quick":
                 options.quick = true

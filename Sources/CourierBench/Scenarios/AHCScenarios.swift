@@ -24,15 +24,19 @@ struct AHCScenarios {
         client = APIClient(configuration: APIConfiguration(baseURL: baseURL), transport: AsyncHTTPClientTransport(client: courier))
     }
 
-    /// `ahc.raw` and `ahc.courier`.
-    func scenarios(baseURL: URL) -> [Scenario] {
+    /// `ahc.raw` and `ahc.courier`. With `sameHeaders`, the raw request carries the headers
+    /// Courier sends by default (`Accept`, `User-Agent`, `Accept-Language`).
+    func scenarios(baseURL: URL, sameHeaders: Bool = false) -> [Scenario] {
         let raw = self.raw
         let client = self.client
-        let url = baseURL.absoluteString + Fixtures.usersPath
+        var request = HTTPClientRequest(url: baseURL.absoluteString + Fixtures.usersPath)
+        if sameHeaders {
+            for field in CourierHeaders.defaults(of: client) { request.headers.add(name: field.name.rawName, value: field.value) }
+        }
         let decoder = JSONDecoder()
         return [
-            Scenario(key: "ahc.raw", label: "AsyncHTTPClient (raw)", family: "ahc") {
-                try await Self.rawUsers(raw, url: url, decoder: decoder).check()
+            Scenario(key: "ahc.raw", label: "AsyncHTTPClient (raw)", family: "ahc") { [request] in
+                try await Self.rawUsers(raw, request: request, decoder: decoder).check()
             },
             Scenario(key: "ahc.courier", label: "Courier over AsyncHTTPClient", family: "ahc") {
                 try await client.send(ListUsers()).check()
@@ -42,8 +46,7 @@ struct AHCScenarios {
 
     /// What an application using AsyncHTTPClient directly writes: execute, check the status,
     /// collect the body, decode it.
-    static func rawUsers(_ client: HTTPClient, url: String, decoder: JSONDecoder) async throws -> [BenchUser] {
-        let request = HTTPClientRequest(url: url)
+    static func rawUsers(_ client: HTTPClient, request: HTTPClientRequest, decoder: JSONDecoder) async throws -> [BenchUser] {
         let response = try await client.execute(request, timeout: .seconds(60))
         guard response.status == .ok else { throw UnexpectedAnswer(description: "HTTP \(response.status.code)") }
         let body = try await response.body.collect(upTo: 50 * 1024 * 1024)

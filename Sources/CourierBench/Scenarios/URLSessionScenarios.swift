@@ -21,15 +21,19 @@ struct URLSessionScenarios {
         client = APIClient(configuration: APIConfiguration(baseURL: baseURL), transport: URLSessionTransport())
     }
 
-    /// `urlsession.raw` and `urlsession.courier`.
-    func scenarios(baseURL: URL) -> [Scenario] {
+    /// `urlsession.raw` and `urlsession.courier`. With `sameHeaders`, the raw request carries
+    /// the headers Courier sends by default (`Accept`, `User-Agent`, `Accept-Language`).
+    func scenarios(baseURL: URL, sameHeaders: Bool = false) -> [Scenario] {
         let session = self.session
         let client = self.client
-        let url = baseURL.appendingPathComponent(String(Fixtures.usersPath.dropFirst()))
+        var request = URLRequest(url: baseURL.appendingPathComponent(String(Fixtures.usersPath.dropFirst())))
+        if sameHeaders {
+            for field in CourierHeaders.defaults(of: client) { request.setValue(field.value, forHTTPHeaderField: field.name.rawName) }
+        }
         let decoder = JSONDecoder()
         return [
-            Scenario(key: "urlsession.raw", label: "URLSession (raw)", family: "urlsession") {
-                try await Self.rawUsers(session, url: url, decoder: decoder).check()
+            Scenario(key: "urlsession.raw", label: "URLSession (raw)", family: "urlsession") { [request] in
+                try await Self.rawUsers(session, request: request, decoder: decoder).check()
             },
             Scenario(key: "urlsession.courier", label: "Courier over URLSession", family: "urlsession") {
                 try await client.send(ListUsers()).check()
@@ -39,8 +43,8 @@ struct URLSessionScenarios {
 
     /// What an application using `URLSession` directly writes: `data(for:)`, check the status,
     /// decode.
-    static func rawUsers(_ session: URLSession, url: URL, decoder: JSONDecoder) async throws -> [BenchUser] {
-        let (data, response) = try await session.data(for: URLRequest(url: url))
+    static func rawUsers(_ session: URLSession, request: URLRequest, decoder: JSONDecoder) async throws -> [BenchUser] {
+        let (data, response) = try await session.data(for: request)
         guard let http = response as? HTTPURLResponse, http.statusCode == 200 else {
             throw UnexpectedAnswer(description: "not HTTP 200: \(response)")
         }
