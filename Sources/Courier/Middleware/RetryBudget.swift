@@ -29,6 +29,9 @@ public final class RetryBudget: Sendable {
     /// The most tokens deposits can accumulate.
     public let maxBalance: Double
 
+    /// Tolerance for sums of fractional deposits (0.2 × 10 is 1.9999999999999998 in binary).
+    private static let epsilon = 1e-9
+
     private let state: Locked<State>
     private let now: @Sendable () -> ContinuousClock.Instant
 
@@ -73,11 +76,11 @@ public final class RetryBudget: Sendable {
                     state.lastRefill = instant
                 }
             }
-            if state.reserve >= 1 {
+            if state.reserve >= 1 - Self.epsilon {
                 state.reserve -= 1
                 return true
             }
-            if state.deposits >= 1 {
+            if state.deposits >= 1 - Self.epsilon {
                 state.deposits -= 1
                 return true
             }
@@ -87,6 +90,6 @@ public final class RetryBudget: Sendable {
 
     /// The retries available now (deposits plus reserve, rounded down), for tests and metrics.
     public var available: Int {
-        state.withLock { Int(($0.deposits + $0.reserve).rounded(.down)) }
+        state.withLock { Int(($0.deposits + $0.reserve + Self.epsilon).rounded(.down)) }
     }
 }

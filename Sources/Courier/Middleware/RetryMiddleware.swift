@@ -24,6 +24,9 @@ import OpenAPIRuntime
 ///   ``RetryPolicy/maxDelay`` or than the time left before the deadline, the response is
 ///   returned at once instead of waiting.
 /// - The response being retried is drained (up to 64 KiB) so its connection is freed.
+/// - A small response body (``RetryPolicy/maxBufferedResponseSize``, announced by its length)
+///   is read here, so a connection lost in the middle of it is retried; longer bodies stream
+///   to the caller untouched.
 /// - Each attempt runs with ``RequestContext/attempt`` set to its number.
 /// - The wait is cancellable: cancelling the task ends it with `CancellationError`.
 public struct RetryMiddleware: Middleware {
@@ -56,9 +59,16 @@ public struct RetryMiddleware: Middleware {
             let retryNumber = context.attempt - firstAttempt + 1
             let delay: Duration
             do {
-                let (response, responseBody) = try await next(request, body, context)
-                guard retryable, retryNumber < policy.maxAttempts,
-                      policy.retryableStatuses.contains(response.status.code),
+                var (response, responseBody) = try await next(request, body, context)
+                let canRetry = retryable && retryNumber < policy.maxAttempts
+                if canRetry, !policy.retryableStatuses.contains(response.status.code),
+                   let length = bufferableLength(response, responseBody, context: context) {
+                    // Read a small body here, so a connection lost mid-body is retried like any other.
+                    var data = Data(capacity: length)
+                    for try await chunk in responseBody! { data.append(contentsOf: chunk) }
+                    responseBody = HTTPBody(data)
+                }
+                guard canRetry, policy.retryableStatuses.contains(response.status.code),
                       let wait = responseDelay(after: response, retry: retryNumber, context: context),
                       budget.tryWithdraw()
                 else { return (response, responseBody) }
@@ -83,6 +93,17 @@ public struct RetryMiddleware: Middleware {
             if delay > .zero { try await clock.sleep(for: delay) }
             context.attempt += 1
         }
+    }
+
+    /// The announced length of a single-pass body small enough to read here, or `nil`.
+    private func bufferableLength(_ response: HTTPResponse, _ body: HTTPBody?, context: RequestContext) -> Int? {
+        guard let body, body.iterationBehavior == .single, policy.maxBufferedResponseSize > 0 else { return nil }
+        let length: Int?
+        if case .known(let known) = body.length { length = Int(exactly: known) } else {
+            length = response.headerFields[.contentLength].flatMap { Int($0) }
+        }
+        guard let length, length <= min(policy.maxBufferedResponseSize, context.maxResponseSize) else { return nil }
+        return length
     }
 
     /// The wait before retrying a response, or `nil` when it must be returned instead.

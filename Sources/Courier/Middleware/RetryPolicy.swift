@@ -56,6 +56,11 @@ public struct RetryPolicy: Sendable {
     public var retryableErrors: Set<TransportError.Kind>
     /// The methods retried without the request opting in.
     public var idempotentMethods: Set<HTTPRequest.Method>
+    /// Responses of a retryable request whose announced length is at most this many bytes are
+    /// read inside the middleware, so a connection lost in the middle of the body is retried
+    /// too (default 256 KiB; 0 turns it off). Longer or unsized bodies (downloads, event
+    /// streams) are passed on as they stream, and a failure while reading them reaches the caller.
+    public var maxBufferedResponseSize: Int
 
     /// Creates a policy; every argument has the default described on the type.
     public init(
@@ -66,7 +71,8 @@ public struct RetryPolicy: Sendable {
         jitter: Jitter = .full,
         retryableStatuses: Set<Int> = [408, 500, 502, 503, 504],
         retryableErrors: Set<TransportError.Kind> = [.connectionFailed, .connectionLost, .timeout],
-        idempotentMethods: Set<HTTPRequest.Method> = [.get, .head, .options, .put, .delete, .trace]
+        idempotentMethods: Set<HTTPRequest.Method> = [.get, .head, .options, .put, .delete, .trace],
+        maxBufferedResponseSize: Int = 256 * 1024
     ) {
         self.maxAttempts = max(1, maxAttempts)
         self.initialDelay = initialDelay
@@ -76,6 +82,7 @@ public struct RetryPolicy: Sendable {
         self.retryableStatuses = retryableStatuses
         self.retryableErrors = retryableErrors
         self.idempotentMethods = idempotentMethods
+        self.maxBufferedResponseSize = max(0, maxBufferedResponseSize)
     }
 
     /// The defaults described on the type.
