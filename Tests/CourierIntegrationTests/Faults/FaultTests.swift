@@ -71,14 +71,18 @@ struct FaultTests {
     func gzipBomb(_ kind: TransportKind) async throws {
         try await withFaultServer { (server: FaultServer) async throws in
             let client = client(kind, server) { $0.maxResponseSize = 10 * 1024 * 1024 }
-            await #expect {
-                try await client.send(Request<Data>(path: "/bomb", query: [.init(name: "mb", value: "100")]))
-            } throws: { error in
-                switch error as? APIError {
-                case .resourceTooLarge, .network: return true
-                default: return false
+            let elapsed = await ContinuousClock().measure {
+                await #expect {
+                    try await client.send(Request<Data>(path: "/bomb", query: [.init(name: "mb", value: "100")]))
+                } throws: { error in
+                    print("gzip bomb [\(kind.rawValue)]: \(error)")
+                    switch error as? APIError {
+                    case .resourceTooLarge, .network: return true
+                    default: return false
+                    }
                 }
             }
+            print("gzip bomb [\(kind.rawValue)]: 100 MB bomb refused after \(elapsed); peak RSS of the test process \(String(format: "%.0f", SoakTests.peakRSSMiB())) MiB")
         }
     }
 
