@@ -1,0 +1,119 @@
+import Courier
+import CourierOpenAPI
+import CourierTesting
+import Foundation
+import HTTPTypes
+@_spi(Generated) import OpenAPIRuntime
+import Testing
+
+struct Pet: Codable, Sendable, Equatable {
+    var id: Int
+    var name: String
+}
+
+/// A small client written the way swift-openapi-generator writes them: operations serialize an
+/// input to a request relative to the server URL and deserialize the response, all through
+/// `UniversalClient`, its transport and its middlewares.
+struct PetStoreClient: Sendable {
+    struct UnexpectedStatus: Error { var code: Int }
+    let client: UniversalClient
+
+    init(serverURL: URL, transport: any ClientTransport, middlewares: [any ClientMiddleware] = []) {
+        client = UniversalClient(serverURL: serverURL, transport: transport, middlewares: middlewares)
+    }
+
+    func getPet(id: Int) async throws -> Pet {
+        try await client.send(
+            input: id,
+            forOperation: "getPet",
+            serializer: { id in
+                var request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/pets/\(id)")
+                request.headerFields[.accept] = "application/json"
+                return (request, nil)
+            },
+            deserializer: { response, body in
+                guard response.status.code == 200 else { throw UnexpectedStatus(code: response.status.code) }
+                let data = try await Data(collecting: body ?? HTTPBody(), upTo: 1 << 20)
+                return try JSONDecoder().decode(Pet.self, from: data)
+            }
+        )
+    }
+}
+
+/// A closure-backed OpenAPI transport, as in swift-openapi-runtime's own tests.
+struct MockClientTransport: ClientTransport {
+    var sendBlock: @Sendable (HTTPRequest, HTTPBody?, URL, String) async throws -> (HTTPResponse, HTTPBody?)
+    func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
+        try await sendBlock(request, body, baseURL, operationID)
+    }
+}
+
+@Suite("OpenAPI interop")
+struct OpenAPIInteropTests {
+    @Test("an OpenAPI-style client sends through a Courier transport and Courier's retry and auth middleware")
+    func clientThroughCourierMiddleware() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/api/v1/pets/{id}", [.status(503), .json(Pet(id: 7, name: "Rex"))])
+        let retry = RetryMiddleware(policy: RetryPolicy(maxAttempts: 3, initialDelay: .milliseconds(1), jitter: .none))
+        let auth = AuthenticationMiddleware(.bearer("secret-token"))
+        let petStore = PetStoreClient(
+            serverURL: URL(string: "https://pets.example.com/api/v1")!,
+            transport: CourierTransportAdapter(stub),
+            middlewares: [retry.asClientMiddleware(), CourierMiddlewareAdapter(auth)]
+        )
+        let pet = try await petStore.getPet(id: 7)
+        #expect(pet == Pet(id: 7, name: "Rex"))
+        let requests = stub.requests
+        #expect(requests.count == 2)
+        #expect(requests.map(\.url) == Array(repeating: "https://pets.example.com/api/v1/pets/7", count: 2))
+        #expect(requests.allSatisfy { $0.headers[.authorization] == "Bearer secret-token" })
+        #expect(requests.allSatisfy { $0.operationName == "getPet" })
+        #expect(requests.map(\.attempt) == [1, 2])
+    }
+
+    @Test("Courier middleware hands the request back to the OpenAPI chain relative to the base URL")
+    func middlewareKeepsOpenAPIForm() async throws {
+        let seen = LockedRequests()
+        let transport = MockClientTransport { request, _, baseURL, operationID in
+            seen.append("\(baseURL.absoluteString) \(request.path ?? "") \(operationID) \(request.headerFields[.authorization] ?? "-")")
+            return (HTTPResponse(status: .ok), HTTPBody(#"{"id": 1, "name": "Tom"}"#))
+        }
+        let petStore = PetStoreClient(serverURL: URL(string: "https://pets.example.com/api/v1")!, transport: transport,
+                                      middlewares: [AuthenticationMiddleware(.bearer("t")).asClientMiddleware()])
+        _ = try await petStore.getPet(id: 1)
+        #expect(seen.all == ["https://pets.example.com/api/v1 /pets/1 getPet Bearer t"])
+    }
+
+    @Test("an OpenAPI ClientTransport works as a Courier transport")
+    func clientTransportAsCourierTransport() async throws {
+        let seen = LockedRequests()
+        let transport = MockClientTransport { request, _, baseURL, operationID in
+            seen.append("\(baseURL.absoluteString) \(request.path ?? "") \(operationID)")
+            return (HTTPResponse(status: .ok, headerFields: [.contentType: "application/json"]), HTTPBody(#"{"id": 3, "name": "Kit"}"#))
+        }
+        let client = APIClient(configuration: APIConfiguration(baseURL: URL(string: "http://127.0.0.1:8080/v2")!),
+                               transport: OpenAPITransportAdapter(transport))
+        let pet = try await client.send(Request<Pet>(path: "/pets/{id}", pathParameters: ["id": "3"], options: RequestOptions(operationName: "getPet")))
+        #expect(pet == Pet(id: 3, name: "Kit"))
+        #expect(seen.all == ["http://127.0.0.1:8080 /v2/pets/3 getPet"])
+    }
+
+    @Test("a Courier transport adapted to OpenAPI and back behaves as the original")
+    func roundTrip() async throws {
+        let stub = StubTransport()
+        stub.on(.post, "/v1/pets", .json(Pet(id: 11, name: "New"), status: 201))
+        let doubleWrapped = OpenAPITransportAdapter(stub.asClientTransport())
+        let client = APIClient(configuration: APIConfiguration(baseURL: URL(string: "https://pets.example.com/v1")!), transport: doubleWrapped)
+        let pet = try await client.send(Request<Pet>(method: .post, path: "/pets", body: .json(Pet(id: 0, name: "New"))))
+        #expect(pet.id == 11)
+        #expect(stub.requests.first?.url == "https://pets.example.com/v1/pets")
+        #expect(try stub.requests.first?.decodedBody(Pet.self) == Pet(id: 0, name: "New"))
+    }
+}
+
+final class LockedRequests: @unchecked Sendable {  // guarded by `lock`
+    private let lock = NSLock()
+    private var values: [String] = []
+    func append(_ value: String) { lock.lock(); values.append(value); lock.unlock() }
+    var all: [String] { lock.lock(); defer { lock.unlock() }; return values }
+}
