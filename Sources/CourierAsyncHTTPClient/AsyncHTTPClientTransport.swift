@@ -51,7 +51,8 @@ public struct AsyncHTTPClientTransport: Transport {
     public func send(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
         var outgoing = HTTPClientRequest(url: "\(request.scheme ?? "https")://\(request.authority ?? "")\(request.path ?? "/")")
         outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
-        outgoing.headers = HTTPHeaders(request.headerFields.map { ($0.name.rawName, $0.value) })
+        outgoing.headers.reserveCapacity(request.headerFields.count + 1)
+        for field in request.headerFields { outgoing.headers.add(name: field.name.rawName, value: field.value) }
         if requestsCompression, request.headerFields[.acceptEncoding] == nil {
             outgoing.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
         }
@@ -83,7 +84,8 @@ public struct AsyncHTTPClientTransport: Transport {
         }
         head.headerFields = fields
 
-        if let encoding = fields[.contentEncoding], encoding.contains(",") {
+        let contentEncoding = fields[.contentEncoding]
+        if let encoding = contentEncoding, encoding.contains(",") {
             // AsyncHTTPClient decodes one gzip or deflate layer; a stack of codings would reach
             // the caller still encoded (and stacks are a known decompression-bomb vector).
             throw TransportError(.other, "the response has stacked content codings ('\(encoding.prefix(60))'); at most one is accepted")
@@ -92,7 +94,7 @@ public struct AsyncHTTPClientTransport: Transport {
             return (head, nil)
         }
         var bodyLength = HTTPBody.Length.unknown
-        if fields[.contentEncoding] == nil, let value = fields[.contentLength], let count = Int64(value) {
+        if contentEncoding == nil, let value = fields[.contentLength], let count = Int64(value) {
             bodyLength = .known(count)
         }
         return (head, HTTPBody(ResponseBodySequence(body: response.body, deadline: context.deadline), length: bodyLength, iterationBehavior: .single))

@@ -24,7 +24,8 @@ public struct RequestSummary: Sendable, Hashable, CustomStringConvertible {
         self.method = request.method.rawValue
         let target = request.path ?? "/"
         let origin = "\(request.scheme ?? "https")://\(request.authority ?? "")"
-        self.url = origin + Redaction.redactQuery(inTarget: target)
+        // Most targets have no query: skip the redaction's grapheme-cluster search for them.
+        self.url = origin + (target.utf8.contains(UInt8(ascii: "?")) ? Redaction.redactQuery(inTarget: target) : target)
         self.operationName = operationName
     }
 
