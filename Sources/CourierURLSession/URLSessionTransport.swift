@@ -66,9 +66,22 @@ public final class URLSessionTransport: Transport {
         var urlRequest = URLRequest(url: url)
         urlRequest.httpMethod = request.method.rawValue
         urlRequest.timeoutInterval = max(0.001, Double(context.remainingTime.components.seconds) + Double(context.remainingTime.components.attoseconds) / 1e18)
+        // One dictionary assigned at once: `addValue(_:forHTTPHeaderField:)` searches the fields
+        // already set, case-insensitively, for every header (~10,000 instructions per header on
+        // Linux, measured with callgrind). Repeated names are joined with ", " as `addValue` does.
+        var fields: [String: String] = [:]
+        var rawNames: [String: String] = [:]   // canonical (lowercase) name → name as first written
+        fields.reserveCapacity(request.headerFields.count)
         for field in request.headerFields {
-            urlRequest.addValue(field.value, forHTTPHeaderField: field.name.rawName)
+            let name = rawNames[field.name.canonicalName, default: field.name.rawName]
+            rawNames[field.name.canonicalName] = name
+            if let existing = fields[name] {
+                fields[name] = existing + ", " + field.value
+            } else {
+                fields[name] = field.value
+            }
         }
+        urlRequest.allHTTPHeaderFields = fields
         if let body {
             do {
                 urlRequest.httpBody = try await Data(collecting: body, upTo: maxRequestBodySize)
