@@ -24,6 +24,8 @@ struct Options: Sendable {
     enum MicroPath: String, Sendable, CaseIterable {
         /// Courier's `send` of a typed request over a stub transport, JSON decoding included.
         case courier
+        /// `courier` with the default middleware stack (logging at info, retry, auth).
+        case middleware
         /// The same JSON decoded by a bare `JSONDecoder`, the floor Courier is compared with.
         case decode
     }
@@ -59,7 +61,7 @@ struct Options: Sendable {
     USAGE
       swift run -c release courier-bench [--json] [--rounds N] [--only ahc,urlsession,middleware]
       swift run courier-bench --quick          short smoke run (CI, debug builds)
-      courier-bench --micro N [--path courier|decode]
+      courier-bench --micro N [--path courier|middleware|decode]
                                                N stubbed requests, for valgrind --tool=callgrind
       courier-bench --serve                    the loopback server alone (prints its port)
 
@@ -87,7 +89,8 @@ struct Options: Sendable {
                           (ahc.raw, ahc.courier, ahc.request, middleware.stack, urlsession.raw,
                           urlsession.courier)
       --micro N           run N requests through a stub transport and exit
-      --path P            with --micro: `courier` (send + decode) or `decode` (JSONDecoder only)
+      --path P            with --micro: `courier` (send + decode), `middleware` (the same with
+                          logging, retry and auth) or `decode` (JSONDecoder only)
       --serve             run the loopback server; prints its port, stops when stdin closes
       -h, --help          this text
     """
@@ -129,7 +132,7 @@ struct Options: Sendable {
             case "--micro": microCount = try number(argument)
             case "--path":
                 let text = try value(argument)
-                guard let path = MicroPath(rawValue: text) else { throw OptionsError("--path is courier or decode, not \(text)") }
+                guard let path = MicroPath(rawValue: text) else { throw OptionsError("--path is courier, middleware or decode, not \(text)") }
                 microPath = path
             case "--probe":
                 let client = try value(argument)

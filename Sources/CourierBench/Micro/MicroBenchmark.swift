@@ -1,9 +1,10 @@
 import Courier
 import Foundation
 
-/// `courier-bench --micro N [--path courier|decode]`: N requests through Courier over a
-/// ``FixedTransport`` (request building, middleware-free pipeline, body collection, JSON
-/// decoding), or N bare `JSONDecoder` decodes of the same bytes, the floor to subtract.
+/// `courier-bench --micro N [--path courier|middleware|decode]`: N requests through Courier
+/// over a ``FixedTransport`` (request building, pipeline, body collection, JSON decoding), with
+/// no middleware or with the default stack, or N bare `JSONDecoder` decodes of the same bytes,
+/// the floor to subtract.
 ///
 /// Made to run under callgrind, whose instruction counts are reproducible from run to run:
 ///
@@ -18,8 +19,10 @@ enum MicroBenchmark {
     /// Runs `count` requests through `path` and prints what it did (never a time).
     static func run(count: Int, path: Options.MicroPath) async throws {
         switch path {
-        case .courier:
-            let client = APIClient(configuration: APIConfiguration(baseURL: URL(string: "http://bench.invalid/api")!), transport: FixedTransport())
+        case .courier, .middleware:
+            let configuration = APIConfiguration(baseURL: URL(string: "http://bench.invalid/api")!)
+            let client = APIClient(configuration: configuration, transport: FixedTransport(),
+                                   middleware: path == .middleware ? MiddlewareScenarios.defaultStack().middleware : [])
             for _ in 0..<count {
                 try await client.send(ListUsers()).check()
             }

@@ -10,20 +10,27 @@ import Logging
 enum MiddlewareScenarios {
     /// `middleware.stack`, sharing the `HTTPClient` of `ahc.courier`.
     static func scenarios(baseURL: URL, ahc: AHCScenarios) -> [Scenario] {
-        let logger = Logger(label: "courier-bench") { _ in DroppingLogHandler() }
+        let (logger, middleware) = defaultStack()
         let client = APIClient(
             configuration: APIConfiguration(baseURL: baseURL, logger: logger),
             transport: AsyncHTTPClientTransport(client: ahc.courier),
-            middleware: [
-                LoggingMiddleware(logger: logger, level: .info),
-                RetryMiddleware(),
-                AuthenticationMiddleware(.bearer("bench-token")),
-            ])
+            middleware: middleware)
         return [
             Scenario(key: "middleware.stack", label: "Courier + logging, retry, auth (AHC)", family: "middleware") {
                 try await client.send(ListUsers()).check()
             },
         ]
+    }
+
+    /// The default stack, outermost first: logging at info to a ``DroppingLogHandler``, retry
+    /// with the default policy, bearer authentication; and the logger it logs to.
+    static func defaultStack() -> (logger: Logger, middleware: [any Middleware]) {
+        let logger = Logger(label: "courier-bench") { _ in DroppingLogHandler() }
+        return (logger, [
+            LoggingMiddleware(logger: logger, level: .info),
+            RetryMiddleware(),
+            AuthenticationMiddleware(.bearer("bench-token")),
+        ])
     }
 }
 
