@@ -96,7 +96,9 @@ public struct LoggingMiddleware: Middleware {
             throw error
         }
         transcript.response = response
-        transcript.responseHeaders = Redaction.redact(response.headerFields, extra: redactedHeaders)
+        // Headers are shown only at debug or in the verbose transcript; redacting them costs a
+        // case-insensitive Foundation search per header (~70,000 instructions per response).
+        if verbose || debug { transcript.responseHeaders = Redaction.redact(response.headerFields, extra: redactedHeaders) }
         let level = self.level
         let prefixLength = verbose || debug ? maxBodyBytes : 0
         let observed = ObservedBody.wrap(responseBody, prefixLength: prefixLength) { [transcript] outcome in
