@@ -9,9 +9,6 @@ struct RedirectFollower: Sendable {
     let transport: any Transport
     let defaultPolicy: RedirectPolicy
 
-    /// The largest redirect body that is read and dropped to keep the connection reusable.
-    static let drainLimit = 64 * 1024
-
     func send(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
         let first = try await transport.send(request, body: body, context: context)
         guard Self.isRedirect(first.0.status.code) else { return first }
@@ -36,7 +33,7 @@ struct RedirectFollower: Sendable {
             guard let location = response.headerFields[.location], !location.isEmpty else {
                 return (response, responseBody)   // a 3xx without Location is an answer, not a redirect
             }
-            await Self.drain(responseBody)
+            await MiddlewareSupport.drain(responseBody)   // keep the connection reusable
             redirects += 1
             guard redirects <= policy.maxRedirects else {
                 throw RedirectError(reason: "more than \(policy.maxRedirects) redirects", location: nil)
@@ -100,19 +97,6 @@ struct RedirectFollower: Sendable {
     private static func target(_ endpoint: Endpoint) -> String {
         let path = endpoint.path.isEmpty ? "/" : endpoint.path
         return endpoint.query.map { path + "?" + $0 } ?? path
-    }
-
-    /// Reads and drops a small redirect body so the connection can be reused; a larger one is
-    /// abandoned (the transport then closes the connection).
-    private static func drain(_ body: HTTPBody?) async {
-        guard let body else { return }
-        var seen = 0
-        do {
-            for try await chunk in body {
-                seen += chunk.count
-                if seen > drainLimit { return }
-            }
-        } catch {}
     }
 }
 
