@@ -36,6 +36,7 @@ public struct MetricsMiddleware: Middleware {
         self.factory = factory
     }
 
+    /// Sends the request on and records its metrics when the response body ends (or at once on failure).
     public func intercept(
         _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: HTTPHandler
     ) async throws -> (HTTPResponse, HTTPBody?) {

@@ -51,6 +51,7 @@ public struct SigningMiddleware: Middleware {
         self.scheme = scheme
     }
 
+    /// Signs the request, then sends it on.
     public func intercept(
         _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: HTTPHandler
     ) async throws -> (HTTPResponse, HTTPBody?) {

@@ -32,6 +32,7 @@ public struct TracingMiddleware: Middleware {
         self.tracer = tracer
     }
 
+    /// Starts a client span, injects its context into the headers, and ends it when the response body ends.
     public func intercept(
         _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: HTTPHandler
     ) async throws -> (HTTPResponse, HTTPBody?) {
@@ -118,6 +119,7 @@ public struct HTTPFieldsInjector: Injector {
     /// Creates the injector.
     public init() {}
 
+    /// Sets header `key` to `value` (a value with CR, LF or NUL, or an invalid name, is dropped).
     public func inject(_ value: String, forKey key: String, into carrier: inout HTTPFields) {
         guard let name = HTTPField.Name(key), (try? HeaderValidation.validate(value: value, name: key)) != nil else { return }
         carrier[name] = value

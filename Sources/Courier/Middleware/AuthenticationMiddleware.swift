@@ -83,6 +83,7 @@ public struct AuthenticationMiddleware: Middleware {
         return nil
     }
 
+    /// Adds the credentials (unless the request opted out) and, with a token provider, retries once after a `401`.
     public func intercept(
         _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: HTTPHandler
     ) async throws -> (HTTPResponse, HTTPBody?) {

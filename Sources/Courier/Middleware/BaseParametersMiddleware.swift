@@ -47,6 +47,7 @@ public struct BaseParametersMiddleware: Middleware {
         self.init(placement: placement) { parameters }
     }
 
+    /// Adds the parameters (unless the request opted out), then sends the request on.
     public func intercept(
         _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: HTTPHandler
     ) async throws -> (HTTPResponse, HTTPBody?) {

@@ -51,6 +51,7 @@ public struct InterceptorMiddleware: Middleware {
             specificity = (segments.filter { $0 != "*" && $0 != "**" && !($0.hasPrefix("{") && $0.hasSuffix("}")) }.count, pattern.count)
         }
 
+        /// A path pattern written as a string literal, as ``init(_:)``.
         public init(stringLiteral value: String) { self.init(value) }
 
         /// A regular expression that must match the whole path (a leading `/` is optional).
@@ -124,6 +125,7 @@ public struct InterceptorMiddleware: Middleware {
         }
     }
 
+    /// Runs the selected before-send closure, sends the request on, then runs the selected on-response closure.
     public func intercept(
         _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: HTTPHandler
     ) async throws -> (HTTPResponse, HTTPBody?) {

@@ -19,7 +19,7 @@ extension LoggingMiddleware {
         var outcome: ObservedBody.Outcome?
         var error: (any Error)?
 
-        var milliseconds: Int { Int((duration.seconds * 1000).rounded()) }
+        var milliseconds: Int { Int((duration.retrySeconds * 1000).rounded()) }
 
         var metadata: Logger.Metadata {
             var metadata: Logger.Metadata = ["http.method": "\(method)", "url": "\(url)", "courier.operation": "\(operation)"]
@@ -97,7 +97,7 @@ extension LoggingMiddleware {
         }
 
         static func format(_ duration: Duration) -> String {
-            let seconds = duration.seconds
+            let seconds = duration.retrySeconds
             return seconds < 1 ? "\(Int((seconds * 1000).rounded())) ms" : String(format: "%.2fs", seconds)
         }
 

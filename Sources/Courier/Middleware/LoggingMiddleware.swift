@@ -64,6 +64,7 @@ public struct LoggingMiddleware: Middleware {
         self.maxBodyBytes = max(0, maxBodyBytes)
     }
 
+    /// Sends the request on and logs the exchange when its response body ends (or at once on failure).
     public func intercept(
         _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: HTTPHandler
     ) async throws -> (HTTPResponse, HTTPBody?) {

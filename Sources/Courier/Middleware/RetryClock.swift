@@ -35,6 +35,7 @@ public struct SystemRetryClock: RetryClock {
     /// Creates the clock.
     public init() {}
 
+    /// Sleeps for `duration`; throws `CancellationError` when the task is cancelled.
     public func sleep(for duration: Duration) async throws {
         try await Task.sleep(for: duration)
     }
@@ -52,6 +53,7 @@ public struct ClockRetryClock<C: Clock>: RetryClock where C.Duration == Duration
     /// Wraps `clock`.
     public init(_ clock: C) { self.clock = clock }
 
+    /// Sleeps for `duration`; throws `CancellationError` when the task is cancelled.
     public func sleep(for duration: Duration) async throws {
         try await clock.sleep(until: clock.now.advanced(by: duration), tolerance: nil)
     }

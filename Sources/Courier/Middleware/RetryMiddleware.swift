@@ -47,6 +47,7 @@ public struct RetryMiddleware: Middleware {
         self.clock = clock
     }
 
+    /// Sends the request, retrying it as the policy, the deadline and the budget allow.
     public func intercept(
         _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: HTTPHandler
     ) async throws -> (HTTPResponse, HTTPBody?) {
@@ -75,7 +76,7 @@ public struct RetryMiddleware: Middleware {
                 delay = wait
                 context.logger.debug("retrying after HTTP \(response.status.code)", metadata: [
                     "courier.operation": "\(context.operationName)", "courier.attempt": "\(context.attempt)",
-                    "courier.retry_delay_ms": "\(Int(delay.seconds * 1000))",
+                    "courier.retry_delay_ms": "\(Int(delay.retrySeconds * 1000))",
                 ])
                 await MiddlewareSupport.drain(responseBody)
             } catch {
@@ -86,7 +87,7 @@ public struct RetryMiddleware: Middleware {
                 delay = wait
                 context.logger.debug("retrying after \(error)", metadata: [
                     "courier.operation": "\(context.operationName)", "courier.attempt": "\(context.attempt)",
-                    "courier.retry_delay_ms": "\(Int(delay.seconds * 1000))",
+                    "courier.retry_delay_ms": "\(Int(delay.retrySeconds * 1000))",
                 ])
             }
             try Task.checkCancellation()

@@ -92,8 +92,8 @@ public struct RetryPolicy: Sendable {
 
     /// The backoff before retry number `retry` (1 for the first retry), jittered and capped.
     public func backoff(beforeRetry retry: Int) -> Duration {
-        let base = initialDelay.seconds * pow(multiplier, Double(max(0, retry - 1)))
-        let capped = min(base, maxDelay.seconds)
+        let base = initialDelay.retrySeconds * pow(multiplier, Double(max(0, retry - 1)))
+        let capped = min(base, maxDelay.retrySeconds)
         return .seconds(jitter.apply(max(0, capped)))
     }
 
@@ -115,7 +115,7 @@ public struct RetryPolicy: Sendable {
     public static func retryAfter(_ value: String?, now: Date) -> Duration? {
         guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
         if let seconds = Int(value) { return seconds >= 0 ? .seconds(seconds) : nil }
-        guard let date = HTTPDate.parse(value) else { return nil }
+        guard let date = RetryAfterDate.parse(value) else { return nil }
         let interval = date.timeIntervalSince(now)
         return .seconds(max(0, interval.rounded(.up)))
     }
@@ -123,13 +123,13 @@ public struct RetryPolicy: Sendable {
 
 extension Duration {
     /// The duration in seconds, as a `Double`.
-    var seconds: Double {
+    var retrySeconds: Double {
         Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }
 
 /// Parses the three date formats HTTP allows (RFC 9110 §5.6.7).
-enum HTTPDate {
+enum RetryAfterDate {
     private static let formats = ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"]
 
     static func parse(_ value: String) -> Date? {

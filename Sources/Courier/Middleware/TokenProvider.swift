@@ -17,6 +17,7 @@ public struct AccessToken: Sendable, Hashable, ExpressibleByStringLiteral, Custo
         self.expiresAt = expiresAt
     }
 
+    /// A token without a known expiry, written as a string literal.
     public init(stringLiteral value: String) { self.init(value) }
 
     /// Whether the token has expired, or will within `leeway` of `now`.
@@ -74,7 +75,9 @@ public struct ClosureTokenProvider: TokenProvider {
         self.renew = refresh
     }
 
+    /// Calls the loading closure.
     public func token() async throws -> AccessToken { try await load() }
+    /// Calls the refreshing closure.
     public func refresh(rejected: AccessToken) async throws -> AccessToken { try await renew(rejected) }
 }
 
@@ -88,6 +91,7 @@ public struct AuthenticationError: Error, Sendable, CustomStringConvertible {
         public static let tokenUnavailable = Kind("token unavailable")
         /// Refreshing the token failed; every request waiting for it fails with this error.
         public static let refreshFailed = Kind("token refresh failed")
+        /// The kind's name.
         public var description: String { name }
     }
 
@@ -102,5 +106,6 @@ public struct AuthenticationError: Error, Sendable, CustomStringConvertible {
         self.underlying = underlying
     }
 
+    /// The kind and the provider's error, on one line.
     public var description: String { "\(kind): \(underlying)" }
 }

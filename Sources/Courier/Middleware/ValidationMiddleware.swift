@@ -38,6 +38,7 @@ public struct ValidationMiddleware: Middleware {
         self.contentTypes = contentTypes
     }
 
+    /// Sends the request on and checks the response's status and content type.
     public func intercept(
         _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: HTTPHandler
     ) async throws -> (HTTPResponse, HTTPBody?) {

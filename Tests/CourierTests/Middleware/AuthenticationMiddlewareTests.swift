@@ -35,7 +35,7 @@ import Testing
         let stub = StubTransport()
         stub.on(.get, "/me", .text("ok"))
         let seen = Locked<Set<HTTPField.Name>>([])
-        let spy = ClosureMiddleware { request, body, context, next in
+        let spy = MiddlewareTestSpy { request, body, context, next in
             seen.withLock { $0 = context.options.sensitiveRedirectHeaders }
             return try await next(request, body, context)
         }
@@ -66,7 +66,7 @@ import Testing
 
     @Test func fiftyConcurrent401sRefreshOnceAndRetryEachWithTheNewToken() async throws {
         let provider = CountingTokenProvider()
-        let barrier = Barrier(count: 50)
+        let barrier = MiddlewareTestBarrier(count: 50)
         let stub = StubTransport()
         stub.on(.get, "/items/{id}") { request in
             if request.headers[.authorization] == "Bearer token-2" { return .text("ok") }
@@ -88,7 +88,7 @@ import Testing
 
     @Test func aFailedRefreshFailsEveryRequestOnceWithOneClearError() async throws {
         let provider = CountingTokenProvider(failRefresh: true)
-        let barrier = Barrier(count: 50)
+        let barrier = MiddlewareTestBarrier(count: 50)
         let stub = StubTransport()
         stub.on(.get, "/items/{id}") { _ in
             await barrier.arrive()
@@ -125,7 +125,7 @@ import Testing
         let provider = CountingTokenProvider()
         let middleware = AuthenticationMiddleware(.bearer(provider))
         let refresher = try #require(middleware.refresher)
-        let slowRelease = Barrier(count: 2)
+        let slowRelease = MiddlewareTestBarrier(count: 2)
         let stub = StubTransport()
         stub.on(.get, "/slow") { request in
             if request.headers[.authorization] == "Bearer token-1" {

@@ -20,7 +20,7 @@ final class RecordingRetryClock: RetryClock {
 }
 
 /// A transport made of a closure, for tests that need bodies the stub cannot make.
-struct ClosureTransport: Transport {
+struct MiddlewareTestTransport: Transport {
     let handler: @Sendable (HTTPRequest, HTTPBody?, RequestContext) async throws -> (HTTPResponse, HTTPBody?)
     func send(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
         try await handler(request, body, context)
@@ -28,7 +28,7 @@ struct ClosureTransport: Transport {
 }
 
 /// A middleware made of a closure (to look at what the chain passes on).
-struct ClosureMiddleware: Middleware {
+struct MiddlewareTestSpy: Middleware {
     let body: @Sendable (HTTPRequest, HTTPBody?, RequestContext, HTTPHandler) async throws -> (HTTPResponse, HTTPBody?)
     func intercept(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: HTTPHandler) async throws -> (HTTPResponse, HTTPBody?) {
         try await self.body(request, body, context, next)
@@ -60,7 +60,7 @@ enum MiddlewareFixtures {
 }
 
 /// Waits until `count` tasks have arrived, then lets them all go.
-actor Barrier {
+actor MiddlewareTestBarrier {
     private let count: Int
     private var arrived = 0
     private var waiting: [CheckedContinuation<Void, Never>] = []

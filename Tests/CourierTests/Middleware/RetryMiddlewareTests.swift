@@ -159,7 +159,7 @@ import Testing
     @Test func drainsTheRejectedResponseBodyBeforeRetrying() async throws {
         let drained = Locked<[Bool]>([])
         let calls = Locked(0)
-        let transport = ClosureTransport { _, _, _ in
+        let transport = MiddlewareTestTransport { _, _, _ in
             let call = calls.withLock { $0 += 1; return $0 }
             if call == 1 {
                 let (stream, continuation) = AsyncThrowingStream<HTTPBody.ByteChunk, any Error>.makeStream()

@@ -69,7 +69,7 @@ import Testing
 
     @Test func retriesAConnectionLostInTheMiddleOfASmallBody() async throws {
         let calls = Locked(0)
-        let transport = ClosureTransport { _, _, _ in
+        let transport = MiddlewareTestTransport { _, _, _ in
             let call = calls.withLock { $0 += 1; return $0 }
             let (stream, continuation) = AsyncThrowingStream<HTTPBody.ByteChunk, any Error>.makeStream()
             continuation.yield(ArraySlice(#"{"items":["#.utf8))
@@ -90,7 +90,7 @@ import Testing
 
     @Test func leavesAnUnsizedBodyStreamingAndReportsItsFailure() async throws {
         let calls = Locked(0)
-        let transport = ClosureTransport { _, _, _ in
+        let transport = MiddlewareTestTransport { _, _, _ in
             calls.withLock { $0 += 1 }
             let (stream, continuation) = AsyncThrowingStream<HTTPBody.ByteChunk, any Error>.makeStream()
             continuation.yield(ArraySlice("data: 1\n\n".utf8))
