@@ -1,0 +1,65 @@
+import Courier
+import CourierTesting
+import Foundation
+import HTTPTypes
+import Testing
+
+@Suite("Fixture injection by path")
+struct FixtureDirectoryTests {
+    private func makeFixtures() throws -> URL {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("courier-fixtures-\(UUID().uuidString)")
+        let files: [String: String] = [
+            "users.json": #"[{"id": 1, "name": "Ada"}]"#,
+            "users/{id}.json": #"{"id": 0, "name": "Anyone"}"#,
+            "users/42.json": #"{"id": 42, "name": "Douglas"}"#,
+            "users.POST.json": #"{"id": 101, "name": "New"}"#,
+            "users/404.GET.404.json": #"{"message": "no such user"}"#,
+            "readme.txt": "plain text",
+        ]
+        for (path, content) in files {
+            let url = root.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(content.utf8).write(to: url)
+        }
+        return root
+    }
+
+    @Test("files answer the paths they mirror, with method and status from their names")
+    func routes() async throws {
+        let root = try makeFixtures()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let (client, stub) = makeClient()
+        let routes = try stub.loadFixtures(from: root)
+        #expect(routes.count == 6)
+
+        #expect(try await client.send(Request<[User]>(path: "/users")) == [User(id: 1, name: "Ada")])
+        #expect(try await client.send(Request<User>(path: "/users/42")).name == "Douglas")
+        #expect(try await client.send(Request<User>(path: "/users/7")).name == "Anyone")
+        #expect(try await client.send(Request<User>(method: .post, path: "/users", body: .json(NewUser(name: "x")))).id == 101)
+        await #expect { try await client.send(Request<User>(path: "/users/404")) } throws: { error in
+            guard case .httpError(404, let message, _, _, _) = error as? APIError else { return false }
+            return message == "no such user"
+        }
+        #expect(try await client.send(Request<String>(path: "/readme")) == "plain text")
+    }
+
+    @Test("a missing directory is a clear error")
+    func missingDirectory() {
+        let stub = StubTransport()
+        #expect {
+            try stub.loadFixtures(from: URL(fileURLWithPath: "/nonexistent/fixtures"))
+        } throws: { error in
+            "\(error)".contains("/nonexistent/fixtures")
+        }
+    }
+
+    @Test("fixtures from a bundle's resource directory")
+    func bundle() async throws {
+        let root = try makeFixtures()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let bundle = try #require(Bundle(path: root.deletingLastPathComponent().path))
+        let (client, stub) = makeClient()
+        try stub.loadFixtures(in: bundle, subdirectory: root.lastPathComponent)
+        #expect(try await client.send(Request<User>(path: "/users/42")).id == 42)
+    }
+}
