@@ -82,22 +82,22 @@ public struct BaseParametersMiddleware: Middleware {
     /// The body with the parameters merged in, or `nil` when the body is not a form or JSON
     /// object held in memory.
     private static func merge(_ items: [URLQueryItem], into body: HTTPBody?, request: inout HTTPRequest) async throws -> HTTPBody? {
-        guard let body, let contentType = request.headerFields[.contentType]?.lowercased(),
-              let data = try await MiddlewareSupport.replayableBytes(body, limit: 4 * 1024 * 1024) else { return nil }
+        guard let body, let contentType = request.headerFields[.contentType]?.lowercased() else { return nil }
+        let isForm = contentType.hasPrefix("application/x-www-form-urlencoded")
+        let isJSON = contentType.hasPrefix("application/json") || contentType.contains("+json")
+        guard isForm || isJSON, let data = try await MiddlewareSupport.replayableBytes(body, limit: 4 * 1024 * 1024) else { return nil }
         let merged: Data
-        if contentType.hasPrefix("application/x-www-form-urlencoded") {
+        if isForm {
             let text = String(decoding: data, as: UTF8.self)
             let existing = Set(text.split(separator: "&").map { String($0.split(separator: "=", maxSplits: 1)[0]) })
             let extra = items.filter { !existing.contains(String(FormEncoding.encode([($0.name, "")]).dropLast())) }
             let encoded = FormEncoding.encode(extra.map { ($0.name, $0.value ?? "") })
             guard !encoded.isEmpty else { return body }
             merged = Data(((text.isEmpty ? "" : text + "&") + encoded).utf8)
-        } else if contentType.hasPrefix("application/json") || contentType.contains("+json") {
+        } else {
             guard var object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else { return nil }
             for item in items where object[item.name] == nil { object[item.name] = item.value ?? NSNull() }
             merged = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
-        } else {
-            return nil
         }
         request.headerFields[.contentLength] = nil
         return HTTPBody(merged)

@@ -63,11 +63,10 @@ public struct RetryMiddleware: Middleware {
                 var (response, responseBody) = try await next(request, body, context)
                 let canRetry = retryable && retryNumber < policy.maxAttempts
                 if canRetry, !policy.retryableStatuses.contains(response.status.code),
-                   let length = bufferableLength(response, responseBody, context: context) {
+                   let length = bufferableLength(response, responseBody, context: context), let streamed = responseBody {
                     // Read a small body here, so a connection lost mid-body is retried like any other.
-                    var data = Data(capacity: length)
-                    for try await chunk in responseBody! { data.append(contentsOf: chunk) }
-                    responseBody = HTTPBody(data)
+                    // Bounded: a body longer than announced (decompressed, say) streams on past the limit.
+                    responseBody = try await BufferedBody.read(streamed, limit: length)
                 }
                 guard canRetry, policy.retryableStatuses.contains(response.status.code),
                       let wait = responseDelay(after: response, retry: retryNumber, context: context),

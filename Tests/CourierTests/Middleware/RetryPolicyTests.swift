@@ -101,4 +101,15 @@ import Testing
         await #expect(throws: APIError.self) { try await client.send(F.text(.get, "/events")) }
         #expect(calls.current == 1)
     }
+
+    @Test func aBodyLongerThanAnnouncedStreamsOnIntactPastTheBuffer() async throws {
+        let transport = MiddlewareTestTransport { _, _, _ in
+            let (stream, continuation) = AsyncThrowingStream<HTTPBody.ByteChunk, any Error>.makeStream()
+            for part in ["0123456789", "abcdefghij", "KLMNOPQRST"] { continuation.yield(ArraySlice(part.utf8)) }
+            continuation.finish()
+            return (HTTPResponse(status: .ok), HTTPBody(stream, length: .known(12), iterationBehavior: .single))
+        }
+        let client = F.client(transport, [RetryMiddleware(policy: RetryPolicy(jitter: .none), clock: RecordingRetryClock())])
+        #expect(try await client.send(F.text(.get, "/x")) == "0123456789abcdefghijKLMNOPQRST")
+    }
 }
