@@ -1,0 +1,271 @@
+import MacroTesting
+import Testing
+
+/// Diagnostics for attributes and parameters: missing or duplicate methods, unknown names,
+/// unused parameters, reserved names, non-literal arguments, malformed templates.
+@Suite(.macros(courierMacros))
+struct ServiceAttributeDiagnosticsTests {
+    @Test("no HTTP method, two HTTP methods, a property requirement")
+    func methodAttributes() {
+        assertMacro {
+            """
+            @Service
+            protocol Posts {
+                var baseURL: URL { get }
+                func all() async throws -> [Post]
+                @GET("/a") @POST("/b")
+                func both() async throws -> [Post]
+            }
+            """
+        } diagnostics: {
+            """
+            @Service
+            protocol Posts {
+                var baseURL: URL { get }
+                ┬───────────────────────
+                ╰─ 🛑 @Service protocols may only declare methods; declare this in an extension instead
+                func all() async throws -> [Post]
+                     ┬──
+                     ╰─ 🛑 'all' has no HTTP method; add @GET, @POST, @PUT, @PATCH, @DELETE, @HEAD or @HTTP(method:path:)
+                @GET("/a") @POST("/b")
+                           ┬──────────
+                           ╰─ 🛑 'both' has more than one HTTP method attribute
+                              ✏️ remove '@POST("/b")'
+                func both() async throws -> [Post]
+            }
+            """
+        }
+    }
+
+    @Test("unknown names in @QueryParams, @Header and @Body")
+    func unknownNames() {
+        assertMacro {
+            """
+            @Service
+            protocol Posts {
+                @POST("/posts") @QueryParams(["page"]) @Header("X-Trace", "trace") @Body("model")
+                func add(post: Post) async throws -> Post
+            }
+            """
+        } diagnostics: {
+            """
+            @Service
+            protocol Posts {
+                @POST("/posts") @QueryParams(["page"]) @Header("X-Trace", "trace") @Body("model")
+                                                                                   ┬─────────────
+                                              │        │                           ╰─ 🛑 @Body names 'model', which is not a parameter of this method
+                                                       ┬──────────────────────────
+                                              │        ╰─ 🛑 @Header names 'trace', which is not a parameter of this method
+                                              ┬─────
+                                              ╰─ 🛑 @QueryParams names 'page', which is not a parameter of this method
+                                                 ✏️ remove 'page' from @QueryParams
+                func add(post: Post) async throws -> Post
+                         ┬─────────
+                         ╰─ ⚠️ parameter 'post' is not sent; use it in the path as {post}, or list it in @QueryParams, @Header or @Body
+                            ✏️ send 'post' as a query item
+            }
+            """
+        }
+    }
+
+    @Test("a parameter sent nowhere is a warning: fix-it sends it as a query item")
+    func unboundParameter() {
+        assertMacro {
+            """
+            @Service
+            protocol Posts {
+                @GET("/posts")
+                func all(page: Int) async throws -> [Post]
+                @GET("/search") @QueryParams(["q"])
+                func search(q: String, limit: Int) async throws -> [Post]
+            }
+            """
+        } diagnostics: {
+            """
+            @Service
+            protocol Posts {
+                @GET("/posts")
+                func all(page: Int) async throws -> [Post]
+                         ┬────────
+                         ╰─ ⚠️ parameter 'page' is not sent; use it in the path as {page}, or list it in @QueryParams, @Header or @Body
+                            ✏️ send 'page' as a query item
+                @GET("/search") @QueryParams(["q"])
+                func search(q: String, limit: Int) async throws -> [Post]
+                                       ┬─────────
+                                       ╰─ ⚠️ parameter 'limit' is not sent; use it in the path as {limit}, or list it in @QueryParams, @Header or @Body
+                                          ✏️ send 'limit' as a query item
+            }
+            """
+        } fixes: {
+            """
+            @Service
+            protocol Posts {
+                @GET("/posts") @QueryParams(["page"])
+                func all(page: Int) async throws -> [Post]
+                @GET("/search") @QueryParams(["q", "limit"])
+                func search(q: String, limit: Int) async throws -> [Post]
+            }
+            """
+        } expansion: {
+            """
+            protocol Posts {
+
+                func all(page: Int) async throws -> [Post]
+
+                func search(q: String, limit: Int) async throws -> [Post]
+            }
+
+            /// The `Posts` client generated by `@Service`.
+            final class PostsService: Posts, Sendable {
+                /// The client every call goes through: its base URL, middleware and transport.
+                let client: APIClient
+
+                /// Creates the service over a client.
+                init(client: APIClient) {
+                    self.client = client
+                }
+
+                /// Creates the service over a new client for `baseURL`, decoding JSON with `decoder`; with
+                /// `verbose`, one line per request and response is printed. Courier's core ships no
+                /// transport: pass `AsyncHTTPClientTransport()`, `URLSessionTransport()` or a `StubTransport`.
+                /// `middleware` (outermost first) adds interceptors, authentication, retry…
+                convenience init(baseURL: URL, decoder: JSONDecoder = JSONDecoder(), verbose: Bool = false, transport: any Transport, middleware: [any Middleware] = []) {
+                    self.init(client: ServiceRuntime.makeClient(baseURL: baseURL, decoder: decoder, verbose: verbose, transport: transport, middleware: middleware))
+                }
+
+                func all(page: Int) async throws -> [Post] {
+                    try await all(page: page, _queryItems: [])
+                }
+
+                func all(page: Int, _queryItems: [URLQueryItem] = []) async throws -> [Post] {
+                    var __endpoint = EndpointDescriptor(method: "GET", path: "/posts", operation: "Posts.all(page:)")
+                    __endpoint.query("page", page)
+                    __endpoint.queryItems(_queryItems)
+                    return try await __endpoint.send(on: self.client)
+                }
+
+                func search(q: String, limit: Int) async throws -> [Post] {
+                    try await search(q: q, limit: limit, _queryItems: [])
+                }
+
+                func search(q: String, limit: Int, _queryItems: [URLQueryItem] = []) async throws -> [Post] {
+                    var __endpoint = EndpointDescriptor(method: "GET", path: "/search", operation: "Posts.search(q:limit:)")
+                    __endpoint.query("q", q)
+                    __endpoint.query("limit", limit)
+                    __endpoint.queryItems(_queryItems)
+                    return try await __endpoint.send(on: self.client)
+                }
+            }
+            """
+        }
+    }
+
+    @Test("reserved, variadic and generic parameters; @FileUpload without a file; form and multipart together")
+    func unsupportedShapes() {
+        assertMacro {
+            """
+            @Service
+            protocol Posts {
+                @GET("/posts") @QueryParams(["_queryItems"])
+                func all(_queryItems: [String]) async throws -> [Post]
+                @GET("/posts") @QueryParams(["ids"])
+                func some(ids: Int...) async throws -> [Post]
+                @GET("/posts/{id}")
+                func post<ID>(id: ID) async throws -> Post
+                @POST("/upload") @FileUpload @FormURLEncoded
+                func upload(name: String) async throws
+            }
+            """
+        } diagnostics: {
+            """
+            @Service
+            protocol Posts {
+                @GET("/posts") @QueryParams(["_queryItems"])
+                func all(_queryItems: [String]) async throws -> [Post]
+                         ┬────────────────────
+                         ╰─ 🛑 '_queryItems' is reserved for the generated method; rename the parameter
+                @GET("/posts") @QueryParams(["ids"])
+                func some(ids: Int...) async throws -> [Post]
+                          ┬──────────
+                          ╰─ 🛑 parameter 'ids' is variadic or inout; take an array or a value instead
+                @GET("/posts/{id}")
+                func post<ID>(id: ID) async throws -> Post
+                     ┬───
+                     ╰─ 🛑 'post' is generic; generated services need concrete parameter and return types
+                @POST("/upload") @FileUpload @FormURLEncoded
+                                             ┬──────────────
+                                 │           ╰─ 🛑 @FormURLEncoded and @FileUpload cannot be combined: a request has one body
+                                 ┬──────────
+                                 ╰─ 🛑 @FileUpload needs a file parameter: name it 'body' or mark it with @Body("name")
+                func upload(name: String) async throws
+            }
+            """
+        }
+    }
+
+    @Test("a path that is not a literal, and a malformed template")
+    func badPaths() {
+        assertMacro {
+            """
+            @Service
+            protocol Posts {
+                @GET(Paths.posts)
+                func all() async throws -> [Post]
+                @GET("/posts/{id")
+                func post(id: Int) async throws -> Post
+            }
+            """
+        } diagnostics: {
+            """
+            @Service
+            protocol Posts {
+                @GET(Paths.posts)
+                     ┬──────────
+                     ╰─ 🛑 the path must be a string literal without interpolation
+                func all() async throws -> [Post]
+                @GET("/posts/{id")
+                     ┬───────────
+                     ╰─ 🛑 malformed path template: '{' without a closing '}'
+                func post(id: Int) async throws -> Post
+                          ┬──────
+                          ╰─ ⚠️ parameter 'id' is not sent; use it in the path as {id}, or list it in @QueryParams, @Header or @Body
+                             ✏️ send 'id' as a query item
+            }
+            """
+        }
+    }
+
+    @Test("attribute arguments that are not literals, and a parameter in a header and the query")
+    func nonLiteralArguments() {
+        assertMacro {
+            """
+            @Service
+            protocol Posts {
+                @GET("/posts") @QueryParams([Names.page]) @Body(name)
+                func all(page: Int) async throws -> [Post]
+                @GET("/posts") @QueryParams(["trace"]) @Header("X-Trace", "trace")
+                func traced(trace: String) async throws -> [Post]
+            }
+            """
+        } diagnostics: {
+            """
+            @Service
+            protocol Posts {
+                @GET("/posts") @QueryParams([Names.page]) @Body(name)
+                                                          ┬──────────
+                                             │            ╰─ 🛑 @Body takes string literals naming the method's parameters
+                                             ┬─────────
+                                             ╰─ 🛑 @QueryParams takes string literals naming the method's parameters
+                func all(page: Int) async throws -> [Post]
+                         ┬────────
+                         ╰─ ⚠️ parameter 'page' is not sent; use it in the path as {page}, or list it in @QueryParams, @Header or @Body
+                            ✏️ send 'page' as a query item
+                @GET("/posts") @QueryParams(["trace"]) @Header("X-Trace", "trace")
+                                                       ┬──────────────────────────
+                                                       ╰─ 🛑 parameter 'trace' is bound twice: it is already sent as a query item
+                func traced(trace: String) async throws -> [Post]
+            }
+            """
+        }
+    }
+}
