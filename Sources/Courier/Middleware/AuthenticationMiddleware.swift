@@ -112,8 +112,10 @@ public struct AuthenticationMiddleware: Middleware {
         guard response.status.code == 401, MiddlewareSupport.isReplayable(body) else { return (response, responseBody) }
         await MiddlewareSupport.drain(responseBody)
         let renewed = try await refresher.refresh(after: lease)
+        var retry = context
+        retry.attempt += 1
         context.logger.debug("retrying with a renewed token after HTTP 401", metadata: ["courier.operation": "\(context.operationName)"])
-        return try await next(try Self.authorize(request, with: renewed.token), body, context)
+        return try await next(try Self.authorize(request, with: renewed.token), body, retry)
     }
 
     private static func authorize(_ request: HTTPRequest, with token: AccessToken) throws -> HTTPRequest {
