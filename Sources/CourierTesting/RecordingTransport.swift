@@ -14,8 +14,9 @@ import OpenAPIRuntime
 ///
 /// Redacted: the values of `Authorization`, `Cookie`, `Set-Cookie`, API-key headers and any
 /// header or query parameter whose name looks secret (``Courier/Redaction``), plus the headers
-/// in `redactHeaders`. Bodies are recorded as they are: keep secrets out of them, or pass
-/// `redactBody`. The response body is read whole to record it (up to the request's
+/// in `redactHeaders`. The values of those secrets are also scrubbed from text bodies (an API
+/// that echoes a token back does not leak it into the file); anything else secret in a body
+/// needs `redactBody`. The response body is read whole to record it (up to the request's
 /// `maxResponseSize`), then handed on; do not record endless streams. The file is rewritten
 /// after each exchange, so a test that crashes keeps what it did so far.
 public final class RecordingTransport: Transport {
@@ -52,8 +53,9 @@ public final class RecordingTransport: Transport {
         let (response, responseBody) = try await upstream.send(request, body: forwarded, context: context)
         let data = try await Data(collecting: responseBody ?? HTTPBody(), upTo: context.maxResponseSize)
 
-        let (reqText, reqEncoding) = Cassette.RecordedMessage.encodeBody(redactBody(requestBody))
-        let (resText, resEncoding) = Cassette.RecordedMessage.encodeBody(redactBody(data))
+        let secrets = Self.secrets(in: request, extra: extraHeaders)
+        let (reqText, reqEncoding) = Cassette.RecordedMessage.encodeBody(Self.scrub(redactBody(requestBody), secrets: secrets))
+        let (resText, resEncoding) = Cassette.RecordedMessage.encodeBody(Self.scrub(redactBody(data), secrets: secrets))
         let exchange = Cassette.Exchange(
             request: Cassette.RecordedMessage(
                 method: request.method.rawValue, url: Redaction.redactQuery(inTarget: Cassette.url(of: request)), status: nil,
@@ -70,5 +72,38 @@ public final class RecordingTransport: Transport {
         }
         try snapshot.write(to: file)
         return (response, responseBody == nil ? nil : HTTPBody(data))
+    }
+
+    /// The secret values the request carried: sensitive header values (and the credential
+    /// after `Bearer `/`Basic `), and sensitive query values, percent-decoded too.
+    static func secrets(in request: HTTPRequest, extra: Set<HTTPField.Name>) -> [String] {
+        var found: Set<String> = []
+        for field in request.headerFields where Redaction.isSensitive(header: field.name, extra: extra) {
+            found.insert(field.value)
+            if let space = field.value.firstIndex(of: " ") { found.insert(String(field.value[field.value.index(after: space)...])) }
+        }
+        if let target = request.path, let mark = target.firstIndex(of: "?") {
+            for item in target[target.index(after: mark)...].split(separator: "&") {
+                guard let eq = item.firstIndex(of: "=") else { continue }
+                let name = String(item[..<eq])
+                guard Redaction.isSensitive(name: name.removingPercentEncoding ?? name) else { continue }
+                let value = String(item[item.index(after: eq)...])
+                found.insert(value)
+                if let decoded = value.removingPercentEncoding { found.insert(decoded) }
+            }
+        }
+        // Longest first, so a whole `Bearer x` goes before `x`; very short values would redact noise.
+        return found.filter { $0.count >= 4 }.sorted { $0.count > $1.count }
+    }
+
+    /// `data` with every secret value replaced by the placeholder (text bodies only).
+    static func scrub(_ data: Data, secrets: [String]) -> Data {
+        guard !secrets.isEmpty, var text = String(data: data, encoding: .utf8) else { return data }
+        var changed = false
+        for secret in secrets where text.contains(secret) {
+            text = text.replacingOccurrences(of: secret, with: Redaction.placeholder)
+            changed = true
+        }
+        return changed ? Data(text.utf8) : data
     }
 }
