@@ -43,7 +43,8 @@ final class TaskSubscription<S: Subscriber>: Subscription, @unchecked Sendable w
         guard !started, subscriber != nil else { lock.unlock(); return }
         started = true
         let operation = self.operation
-        task = Task { [self] in
+        let delivery = Delivery<S.Input> { [self] result in self.finish(with: result) }
+        task = Task {
             let result: Result<S.Input, APIError>
             do {
                 result = .success(try await operation())
@@ -54,7 +55,7 @@ final class TaskSubscription<S: Subscriber>: Subscription, @unchecked Sendable w
             } catch {
                 result = .failure(.unknown(request: nil, underlying: error))
             }
-            self.finish(with: result)
+            delivery.deliver(result)
         }
         lock.unlock()
     }
@@ -68,7 +69,7 @@ final class TaskSubscription<S: Subscriber>: Subscription, @unchecked Sendable w
         task?.cancel()
     }
 
-    private func finish(with result: Result<S.Input, APIError>) {
+    fileprivate func finish(with result: Result<S.Input, APIError>) {
         lock.lock()
         let subscriber = self.subscriber
         self.subscriber = nil
@@ -83,4 +84,13 @@ final class TaskSubscription<S: Subscriber>: Subscription, @unchecked Sendable w
             subscriber.receive(completion: .failure(error))
         }
     }
+}
+
+/// Hands the result back to a subscription without the task capturing the subscriber's type.
+///
+/// `@unchecked Sendable`: `deliver` only calls ``TaskSubscription/finish(with:)``, which takes
+/// the subscriber out under the subscription's lock before calling it.
+final class Delivery<Input: Sendable>: @unchecked Sendable {
+    let deliver: (Result<Input, APIError>) -> Void
+    init(_ deliver: @escaping (Result<Input, APIError>) -> Void) { self.deliver = deliver }
 }

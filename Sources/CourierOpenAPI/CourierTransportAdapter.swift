@@ -36,6 +36,7 @@ public struct CourierTransportAdapter: ClientTransport {
         self.logger = logger
     }
 
+    /// Sends the request through the Courier transport.
     public func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
         let context = PropagatedContext.current
             ?? RequestContext(operationName: operationID, baseURL: baseURL, options: options, timeout: timeout, logger: logger)
@@ -74,6 +75,7 @@ public struct CourierMiddlewareAdapter: ClientMiddleware {
         self.logger = logger
     }
 
+    /// Runs the Courier middleware, with the rest of the OpenAPI chain as its `next`.
     public func intercept(
         _ request: HTTPRequest,
         body: HTTPBody?,
@@ -121,6 +123,7 @@ public struct OpenAPITransportAdapter: Transport {
     /// Wraps a transport.
     public init(_ transport: any ClientTransport) { self.transport = transport }
 
+    /// Sends the request through the OpenAPI transport.
     public func send(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
         guard let scheme = request.scheme, let authority = request.authority, let origin = URL(string: "\(scheme)://\(authority)") else {
             throw TransportError(.invalidRequest, "the request has no scheme or authority", requestMayHaveBeenSent: false)

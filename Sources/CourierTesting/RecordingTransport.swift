@@ -43,6 +43,7 @@ public final class RecordingTransport: Transport {
     /// What has been recorded so far.
     public var recorded: Cassette { cassette.current }
 
+    /// Sends through the real transport and records the exchange.
     public func send(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
         var requestBody = Data()
         var forwarded = body

@@ -41,6 +41,7 @@ public final class ReplayTransport: Transport {
     /// The requests received, in order.
     public var requests: [HTTPRequest] { requestLog.current }
 
+    /// Answers from the cassette, or throws ``UnknownRequest``.
     public func send(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
         if let body { _ = try await Data(collecting: body, upTo: .max) }
         requestLog.withLock { $0.append(request) }

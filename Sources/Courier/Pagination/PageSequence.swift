@@ -17,9 +17,11 @@ public struct PageSequence<Element: Sendable>: AsyncSequence, Sendable {
 
     let first: Step
 
+    /// Fetches one page per call to `next()`.
     public struct AsyncIterator: AsyncIteratorProtocol {
         var step: Step?
 
+        /// The next page, or `nil` after the last one.
         public mutating func next() async throws -> Element? {
             guard let current = step else { return nil }
             step = nil
@@ -30,6 +32,7 @@ public struct PageSequence<Element: Sendable>: AsyncSequence, Sendable {
         }
     }
 
+    /// Starts from the first page; each iterator sends its own requests.
     public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(step: first) }
 
     /// Every page, in order, collected into an array (at most `maxPages`).

@@ -21,6 +21,7 @@ public struct ByteStream: AsyncSequence, Sendable {
     let limit: Int?
     let timeout: Duration
 
+    /// Reads the chunks; errors are mapped to ``APIError``.
     public struct AsyncIterator: AsyncIteratorProtocol {
         var base: HTTPBody.AsyncIterator?
         var received = 0
@@ -28,6 +29,7 @@ public struct ByteStream: AsyncSequence, Sendable {
         let summary: RequestSummary
         let timeout: Duration
 
+        /// The next chunk, or `nil` at the end of the body.
         public mutating func next() async throws -> ArraySlice<UInt8>? {
             guard base != nil else { return nil }
             do {
@@ -48,6 +50,7 @@ public struct ByteStream: AsyncSequence, Sendable {
         }
     }
 
+    /// Starts reading the body (once).
     public func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(base: body?.makeAsyncIterator(), limit: limit, summary: request, timeout: timeout)
     }

@@ -24,6 +24,7 @@ public struct ServerSentEventStream: AsyncSequence, Sendable {
     let lastEventID: String?
     let timeout: Duration
 
+    /// Reads events, reconnecting as the policy allows.
     public struct AsyncIterator: AsyncIteratorProtocol {
         typealias Events = ServerSentEventsDeserializationSequence<ServerSentEventsLineDeserializationSequence<HTTPBody>>
 
@@ -45,6 +46,7 @@ public struct ServerSentEventStream: AsyncSequence, Sendable {
             if stream.firstBody == nil { current = nil }
         }
 
+        /// The next event with data, or `nil` when the stream is over.
         public mutating func next() async throws -> ServerSentEvent? {
             while !finished {
                 try Task.checkCancellation()
@@ -119,6 +121,7 @@ public struct ServerSentEventStream: AsyncSequence, Sendable {
         }
     }
 
+    /// Starts reading events (once: the first response's body can be read only once).
     public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(stream: self) }
 }
 
