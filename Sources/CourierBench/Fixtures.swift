@@ -2,10 +2,15 @@ import Foundation
 
 /// One user in the benchmark's JSON payload: the model every client decodes.
 struct BenchUser: Codable, Sendable, Equatable {
+    /// 1 to 10.
     var id: Int
+    /// `User Number <id>`.
     var name: String
+    /// `user<id>@example.com`.
     var email: String
+    /// Whether the account is active.
     var active: Bool
+    /// One or two role names.
     var roles: [String]
 }
 

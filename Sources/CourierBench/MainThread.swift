@@ -25,7 +25,9 @@ enum MainThread {
     private final class Status: @unchecked Sendable {
         private let lock = NSLock()
         private var code: Int32 = 0
+        /// Records a failure (exit status 1).
         func failed() { lock.withLock { code = 1 } }
+        /// The exit status.
         var value: Int32 { lock.withLock { code } }
     }
 }

@@ -30,6 +30,7 @@ struct Options: Sendable {
         case decode
     }
 
+    /// What the process does (the full benchmark unless a flag says otherwise).
     var mode: Mode = .benchmark
     /// Short run for CI smoke: few requests and rounds, no memory probes.
     var quick = false
@@ -149,6 +150,8 @@ struct Options: Sendable {
 
 /// A command line that could not be understood.
 struct OptionsError: Error, CustomStringConvertible {
+    /// What was wrong, for the user.
     let description: String
+    /// An error saying `description`.
     init(_ description: String) { self.description = description }
 }

@@ -16,6 +16,7 @@ struct FixedTransport: Transport {
     /// The body's bytes.
     let bytes = ArraySlice(Fixtures.usersJSON)
 
+    /// Answers at once with ``head`` and ``bytes``, whatever the request.
     func send(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
         (head, HTTPBody(bytes))
     }

@@ -4,10 +4,15 @@ import Foundation
 /// Courier/raw ratios computed round by round (each round's scenarios ran back to back, so a
 /// ratio of the same round cancels most of the machine's noise).
 struct Report {
+    /// The run's settings.
     let options: Options
+    /// The scenarios measured, in table order.
     let scenarios: [Scenario]
+    /// Every measurement of every round.
     let results: Rounds.Results
+    /// The ratios to report.
     let pairs: [Pair]
+    /// The memory probes' results (empty with `--quick` or `--no-memory`).
     let memory: [MemoryProbe.Result]
 
     /// A ratio's median and spread, with whether it meets its target.
@@ -16,8 +21,9 @@ struct Report {
         var key: String
         /// Median, min and max over rounds.
         var summary: Summary
-        /// The target, and whether it is an upper (`cpu`) or lower (`rps`) bound.
+        /// The target (`nil`: none).
         var target: Double?
+        /// Whether the target is an upper bound (`cpu`) or a lower one (`rps`).
         var isUpperBound: Bool
         /// Whether the median meets the target (`nil` when there is none).
         var met: Bool? {

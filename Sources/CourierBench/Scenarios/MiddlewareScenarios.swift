@@ -37,11 +37,15 @@ enum MiddlewareScenarios {
 /// A log handler at `.info` that formats nothing and writes nothing: Courier's logging runs as
 /// in production (the level lets the line through, the message is built), minus the output.
 struct DroppingLogHandler: LogHandler {
+    /// `.info`, so that info lines are built and handed over.
     var logLevel: Logger.Level = .info
+    /// Handler metadata (kept, never printed).
     var metadata: Logger.Metadata = [:]
+    /// One metadata value.
     subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
+    /// Drops the line.
     func log(event: LogEvent) {}
 }

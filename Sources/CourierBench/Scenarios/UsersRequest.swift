@@ -5,17 +5,20 @@ import Foundation
 /// Courier's default `Decodable` decoding.
 struct ListUsers: APIRequest {
     typealias Response = [BenchUser]
+    /// `/users`.
     var path: String { Fixtures.usersPath }
 }
 
 /// The large body as bytes, through Courier (`Data` responses are returned as they arrived).
 struct LargeBody: APIRequest {
     typealias Response = Data
+    /// `/large`.
     var path: String { Fixtures.largePath }
 }
 
 /// An answer that is not what the server sends.
 struct UnexpectedAnswer: Error, CustomStringConvertible {
+    /// What was received instead.
     let description: String
 }
 
