@@ -15,7 +15,7 @@ extension Report {
             if let met = ratio.met, ratio.key != "middleware.cpu" { targets[ratio.key] = met }
         }
         for probe in memory where probe.workload == "large" {
-            targets["\(probe.client).large.peak≤2×body"] = probe.peakAboveBaseline <= 2 * Fixtures.largeSize
+            targets["\(probe.client).large.peakWithin2xBody"] = probe.peakAboveBaseline <= 2 * Fixtures.largeSize
         }
         object["ratios"] = ratios
         object["ratioRanges"] = ranges
