@@ -76,7 +76,7 @@ struct LimitsTests {
                 task.cancel()
                 await #expect(throws: CancellationError.self) { try await task.value }
             }
-            #expect(elapsed < .seconds(5))
+            #expect(elapsed < .seconds(15), "a hang guard, not a timing measurement")
             #expect(try await client.send(Request<String>(path: "/text")) == "hello")
         }
     }
