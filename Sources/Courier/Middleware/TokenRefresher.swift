@@ -11,6 +11,7 @@ import Foundation
 ///   the failure, gets the same ``AuthenticationError`` (kind ``AuthenticationError/Kind/refreshFailed``);
 ///   the burst does not trigger a second refresh. A request that starts afterwards may try again.
 /// - An expired token (``AccessToken/expiresAt``) is refreshed before it is used.
+/// - A caller whose task is cancelled stops waiting at once; the shared refresh goes on.
 ///
 /// ```swift
 /// let refresher = TokenRefresher(provider: tokens)
@@ -107,7 +108,7 @@ public actor TokenRefresher {
     /// state is the same whatever order the actor runs the waiters in.
     private func land(_ flight: Flight) async throws -> Lease {
         do {
-            let token = try await flight.task.value
+            let token = try await Self.value(of: flight.task)
             if epoch < flight.epoch {
                 current = token
                 epoch = flight.epoch
@@ -116,6 +117,9 @@ public actor TokenRefresher {
             if inFlight?.epoch == flight.epoch { inFlight = nil }
             return Lease(token: token, epoch: flight.epoch)
         } catch {
+            // The flight wraps every failure in AuthenticationError: a bare CancellationError means
+            // this caller was cancelled; the flight goes on and the next caller records its outcome.
+            if error is CancellationError { throw error }
             let failure = error as? AuthenticationError ?? AuthenticationError(.refreshFailed, underlying: error)
             if inFlight?.epoch == flight.epoch {
                 inFlight = nil
@@ -125,6 +129,53 @@ public actor TokenRefresher {
                 }
             }
             throw failure
+        }
+    }
+
+    /// The task's value, or `CancellationError` as soon as the *calling* task is cancelled (the
+    /// shared load or refresh keeps running for the other callers).
+    private nonisolated static func value(of task: Task<AccessToken, any Error>) async throws -> AccessToken {
+        let waiter = Waiter()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                waiter.install(continuation)
+                Task { waiter.resume(with: await task.result) }
+            }
+        } onCancel: {
+            waiter.resume(with: .failure(CancellationError()))
+        }
+    }
+
+    /// Resumes one continuation exactly once, whichever comes first: the result or cancellation.
+    private final class Waiter: Sendable {
+        private struct State {
+            var continuation: CheckedContinuation<AccessToken, any Error>?
+            var early: Result<AccessToken, any Error>?
+            var done = false
+        }
+        private let state = Locked(State())
+
+        func install(_ continuation: CheckedContinuation<AccessToken, any Error>) {
+            let early = state.withLock { state -> Result<AccessToken, any Error>? in
+                if let early = state.early { state.done = true; return early }
+                state.continuation = continuation
+                return nil
+            }
+            if let early { continuation.resume(with: early) }
+        }
+
+        func resume(with result: Result<AccessToken, any Error>) {
+            let continuation = state.withLock { state -> CheckedContinuation<AccessToken, any Error>? in
+                guard !state.done else { return nil }
+                guard let continuation = state.continuation else {
+                    if state.early == nil { state.early = result }
+                    return nil
+                }
+                state.done = true
+                state.continuation = nil
+                return continuation
+            }
+            continuation?.resume(with: result)
         }
     }
 }

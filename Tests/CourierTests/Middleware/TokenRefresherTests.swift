@@ -121,6 +121,27 @@ final class CountingTokenProvider: TokenProvider {
         #expect(provider.refreshes == 1)
     }
 
+    @Test func aCancelledWaiterStopsWaitingWhileTheRefreshGoesOnForTheOthers() async throws {
+        let gate = MiddlewareTestBarrier(count: 2)
+        let refreshes = Locked(0)
+        let provider = ClosureTokenProvider(token: { "old" }, refresh: { _ in
+            refreshes.withLock { $0 += 1 }
+            await gate.arrive()
+            return "new"
+        })
+        let refresher = TokenRefresher(provider: provider)
+        let lease = try await refresher.token()
+        let patient = Task { try await refresher.refresh(after: lease) }
+        let impatient = Task { try await refresher.refresh(after: lease) }
+        try await Task.sleep(for: .milliseconds(50))
+        impatient.cancel()
+        await #expect(throws: CancellationError.self) { try await impatient.value }
+        await gate.arrive()
+        #expect(try await patient.value.token.value == "new")
+        #expect(refreshes.current == 1)
+        #expect(try await refresher.token().token.value == "new")
+    }
+
     @Test func aTokenNeverShowsItsValue() {
         #expect(!"\(AccessToken("s3cr3t"))".contains("s3cr3t"))
     }
