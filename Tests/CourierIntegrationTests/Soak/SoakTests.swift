@@ -48,7 +48,7 @@ struct SoakTests {
             }
             print("soak[\(kind.rawValue)]: \(Self.requestCount) requests (\(completed) completed, \(cancelled) cancelled) in \(elapsed); fds before \(before), after \(after); peak RSS \(String(format: "%.1f", Self.peakRSSMiB())) MiB")
             #expect(completed + cancelled == Self.requestCount)
-            #expect(after <= before + 2, "file descriptors leaked: \(before) → \(after)")
+            #expect(after <= before + 8, "file descriptors leaked: \(before) → \(after) (a leak grows with the cancellations)")
         }
     }
 
