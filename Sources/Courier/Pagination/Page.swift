@@ -1,6 +1,6 @@
 /// A response that knows its page number and how many pages there are.
 ///
-/// Conform your page type to use ``APIClient/pages(_:pageParameter:firstPage:)``:
+/// Conform your page type to use ``APIClient/pages(_:pageParameter:)``:
 ///
 /// ```swift
 /// struct UserPage: Decodable, NumberedPage {
