@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Courier
 import NIOCore
+import NIOHTTP1
 import NIOHTTPCompression
 import NIOPosix
 
@@ -23,6 +24,14 @@ enum AsyncHTTPClientErrors {
             default:
                 return TransportError(.other, "\(error)", underlying: error)
             }
+        }
+        if let error = error as? HTTPParserError {
+            // A body cut short by the server closing the connection surfaces as the parser
+            // reaching EOF in the middle of a message.
+            if case .invalidEOFState = error {
+                return TransportError(.connectionLost, "the connection closed before the response was complete", underlying: error)
+            }
+            return TransportError(.other, "malformed HTTP response: \(error)", underlying: error)
         }
         if error is NIOHTTPDecompression.DecompressionError {
             return TransportError(.other, "the compressed response exceeds the decompression limit", underlying: error)

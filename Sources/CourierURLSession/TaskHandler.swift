@@ -153,6 +153,12 @@ final class TaskHandler: Sendable {
         case .cancelled:
             return TransportError(.cancelled, "cancelled", underlying: error)
         default:
+            // FoundationNetworking reports libcurl's "transfer closed with N bytes remaining"
+            // (a body cut short) and resets as an unknown error: recognise them by their text.
+            let text = urlError.localizedDescription.lowercased()
+            if text.contains("transfer closed") || text.contains("connection reset") || text.contains("recv failure") || text.contains("empty reply") {
+                return TransportError(.connectionLost, urlError.localizedDescription, underlying: error)
+            }
             return TransportError(.other, urlError.localizedDescription, underlying: error)
         }
     }

@@ -20,7 +20,11 @@ final class FaultHandler: ChannelInboundHandler {
         case .body:
             break
         case .end:
-            perform(FaultRoute.route(for: target), context: context)
+            let hits = counters.box.withLockedValue { values -> Int in
+                values.hits[target, default: 0] += 1
+                return values.hits[target]!
+            }
+            perform(FaultRoute.route(for: target, hit: hits), context: context)
         }
     }
 

@@ -14,7 +14,7 @@ enum FaultRoute {
     enum After { case keepOpen, close, reset }
 
     /// The route for a request target such as `/truncate` or `/drip?ms=50&bytes=20`.
-    static func route(for target: String) -> FaultRoute {
+    static func route(for target: String, hit: Int = 1) -> FaultRoute {
         let components = URLComponents(string: target)
         let path = components?.path ?? target
         func int(_ name: String, _ fallback: Int) -> Int {
@@ -28,6 +28,10 @@ enum FaultRoute {
             return .respond(head(200, ["Content-Type": "application/json", "Content-Length": "\(json.count)"]) + json, after: .keepOpen)
         case "/truncate":
             return .respond(head(200, ["Content-Type": "application/json", "Content-Length": "1000"]) + Array(repeating: UInt8(ascii: " "), count: 100), after: .close)
+        case _ where path.hasPrefix("/truncate-once/"):
+            let body = Array(#"{"ok":true,"padding":"\#(String(repeating: "x", count: 200))"}"#.utf8)
+            let head = head(200, ["Content-Type": "application/json", "Content-Length": "\(body.count)"])
+            return hit == 1 ? .respond(head + body.prefix(50), after: .close) : .respond(head + body, after: .keepOpen)
         case "/reset":
             return .respond(head(200, ["Content-Type": "application/json", "Content-Length": "1000"]) + Array(repeating: UInt8(ascii: " "), count: 100), after: .reset)
         case "/reset-before-head":

@@ -19,7 +19,8 @@ import NIOPosix
 ///
 /// Routes: `/ok`, `/truncate`, `/reset`, `/reset-before-head`, `/close-before-head`, `/never`,
 /// `/drip?ms=&bytes=`, `/stacked?layers=`, `/bomb?mb=`, `/huge-header?kb=`, `/many-headers?n=`,
-/// `/location?to=`.
+/// `/location?to=`, `/truncate-once/<key>` (the first request for a key is truncated, later
+/// ones answer in full).
 public final class FaultServer: Sendable {
     /// The port the server listens on (127.0.0.1).
     public let port: Int
@@ -37,7 +38,7 @@ public final class FaultServer: Sendable {
     public var openConnections: Int { counters.box.withLockedValue { $0.open } }
 
     final class Counters: Sendable {
-        struct Values { var connections = 0; var requests = 0; var open = 0 }
+        struct Values { var connections = 0; var requests = 0; var open = 0; var hits: [String: Int] = [:] }
         let box = NIOLockedValueBox(Values())
     }
 
