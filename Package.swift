@@ -181,6 +181,10 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
+                "CourierSigning", "CourierMetrics", "CourierTracing",
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
             ]
         ),
         .testTarget(
