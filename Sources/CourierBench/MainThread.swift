@@ -22,7 +22,7 @@ enum MainThread {
 
     /// The exit status, set from the task and read after it ended.
     /// `@unchecked`: `code` is only touched under `lock` (`Mutex` needs macOS 15).
-    private final class Status: @unchecked Sendable {
+    private final class Status: @unchecked Sendable {  // safe: see above, all access under `lock`
         private let lock = NSLock()
         private var code: Int32 = 0
         /// Records a failure (exit status 1).

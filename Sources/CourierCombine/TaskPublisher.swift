@@ -25,7 +25,7 @@ struct TaskPublisher<Output: Sendable>: Publisher {
 /// `@unchecked Sendable`: the subscriber (not `Sendable` in Combine's API) and the task are only
 /// touched under `lock`, and the subscriber is taken out before it is called, so it is called
 /// at most once for the value and once for the completion, never concurrently.
-final class TaskSubscription<S: Subscriber>: Subscription, @unchecked Sendable where S.Failure == APIError, S.Input: Sendable {
+final class TaskSubscription<S: Subscriber>: Subscription, @unchecked Sendable where S.Failure == APIError, S.Input: Sendable {  // safe: see above
     private let lock = NSLock()
     private var subscriber: S?
     private var task: Task<Void, Never>?
@@ -90,7 +90,7 @@ final class TaskSubscription<S: Subscriber>: Subscription, @unchecked Sendable w
 ///
 /// `@unchecked Sendable`: `deliver` only calls ``TaskSubscription/finish(with:)``, which takes
 /// the subscriber out under the subscription's lock before calling it.
-final class Delivery<Input: Sendable>: @unchecked Sendable {
+final class Delivery<Input: Sendable>: @unchecked Sendable {  // safe: see above
     let deliver: (Result<Input, APIError>) -> Void
     init(_ deliver: @escaping (Result<Input, APIError>) -> Void) { self.deliver = deliver }
 }

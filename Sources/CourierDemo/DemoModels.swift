@@ -70,8 +70,11 @@ struct DemoAvatarReceipt: Codable, Sendable {
     }
 }
 
-/// The demo server's in-memory user table, seeded with 23 users. Thread-safe.
-final class DemoUserStore: @unchecked Sendable {
+/// The demo server's in-memory user table, seeded with 23 users.
+///
+/// `@unchecked Sendable` is safe: `users` is private and every method reads or writes it only
+/// while holding `lock`.
+final class DemoUserStore: @unchecked Sendable {  // safe: every access to `users` holds `lock`
     private let lock = NSLock()
     private var users: [User]
 

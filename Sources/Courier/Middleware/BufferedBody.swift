@@ -25,7 +25,7 @@ package enum BufferedBody {
     /// `@unchecked Sendable` is safe: the body built from it is `.single`, so `HTTPBody` creates
     /// at most one iterator over it, and an async iterator is advanced by one task at a time
     /// (`next()` calls never overlap), so `prefix` and `iterator` are never accessed concurrently.
-    private final class Remainder: @unchecked Sendable {
+    private final class Remainder: @unchecked Sendable {  // safe: single iterator, see above
         var prefix: ArraySlice<UInt8>?
         var iterator: HTTPBody.Iterator
 

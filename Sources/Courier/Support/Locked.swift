@@ -6,7 +6,7 @@ import Foundation
 /// `@unchecked Sendable` is safe here because `value` is private and every read and write
 /// goes through `withLock`, which holds `lock` for the whole access; the closure cannot
 /// escape the reference (it receives `inout`), so no unsynchronised access is possible.
-package final class Locked<Value>: @unchecked Sendable {
+package final class Locked<Value>: @unchecked Sendable {  // safe: every access holds `lock`, see above
     private let lock = NSLock()
     private var value: Value
 
