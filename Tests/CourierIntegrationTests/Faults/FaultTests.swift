@@ -146,3 +146,27 @@ struct FaultTests {
         }
     }
 }
+
+/// A pooled keep-alive connection that the server closed while it sat idle.
+@Suite("Dead pooled connections")
+struct DeadPooledConnectionTests {
+    @Test("the next request after the server dropped an idle connection succeeds, for GET and POST", arguments: TransportKind.allCases)
+    func staleConnection(_ kind: TransportKind) async throws {
+        let server = try await FaultServer.start()
+        do {
+            let client = APIClient(configuration: APIConfiguration(baseURL: server.baseURL, timeout: .seconds(10)), transport: kind.makeTransport())
+            for method: HTTPRequest.Method in [.get, .post, .get] {
+                _ = try await client.send(Request<Data>(method: method, path: "/ok-then-close", query: [.init(name: "ms", value: "20")]))
+                try await Task.sleep(for: .milliseconds(150))   // the server closes the idle connection meanwhile
+            }
+            // Every request reached the server exactly once: a stale connection was detected
+            // (or the unsent request moved to a new one), never a request sent twice.
+            #expect(server.requestCount == 3)
+            #expect(server.connectionCount >= 2)
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+}

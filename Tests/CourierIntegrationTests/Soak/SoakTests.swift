@@ -19,6 +19,12 @@ struct SoakTests {
         (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
     }
 
+    /// Threads of this process (Linux: entries in /proc/self/task) — a proxy for work left
+    /// running: Swift tasks have no public count, but a leaked blocked task pins a thread.
+    static func threads() -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? -1
+    }
+
     /// Peak resident memory of this process, in MiB.
     static func peakRSSMiB() -> Double {
         var usage = rusage()
@@ -34,6 +40,7 @@ struct SoakTests {
             try await Self.run(client: client, requests: Self.concurrency * 2, cancelRatio: 0)
             try await Task.sleep(for: .milliseconds(200))
             let before = Self.openFileDescriptors()
+            let threadsBefore = Self.threads()
 
             let clock = ContinuousClock()
             let start = clock.now
@@ -46,7 +53,10 @@ struct SoakTests {
                 try await Task.sleep(for: .milliseconds(100))
                 after = Self.openFileDescriptors()
             }
-            print("soak[\(kind.rawValue)]: \(Self.requestCount) requests (\(completed) completed, \(cancelled) cancelled) in \(elapsed); fds before \(before), after \(after); peak RSS \(String(format: "%.1f", Self.peakRSSMiB())) MiB")
+            let threadsAfter = Self.threads()
+            print("soak[\(kind.rawValue)]: \(Self.requestCount) requests (\(completed) completed, \(cancelled) cancelled) in \(elapsed); fds before \(before), after \(after); threads before \(threadsBefore), after \(threadsAfter); peak RSS \(String(format: "%.1f", Self.peakRSSMiB())) MiB")
+            // Threads are reported, not asserted: Dispatch and FoundationNetworking grow and shrink
+            // their worker pools lazily (8 → 16 → 8 was seen across runs), so they are no leak signal.
             #expect(completed + cancelled == Self.requestCount)
             #expect(after <= before + 8, "file descriptors leaked: \(before) → \(after) (a leak grows with the cancellations)")
         }

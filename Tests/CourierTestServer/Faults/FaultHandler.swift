@@ -36,6 +36,9 @@ final class FaultHandler: ChannelInboundHandler {
             switch after {
             case .keepOpen: break
             case .close: context.close(promise: nil)
+            case .closeAfter(let delay):
+                let channel = context.channel
+                channel.eventLoop.scheduleTask(in: delay) { channel.close(promise: nil) }
             case .reset:
                 let channel = context.channel
                 if let provider = channel as? any SocketOptionProvider {

@@ -11,7 +11,7 @@ enum FaultRoute {
     case never
 
     /// What happens to the connection after a response.
-    enum After { case keepOpen, close, reset }
+    enum After { case keepOpen, close, reset, closeAfter(TimeAmount) }
 
     /// The route for a request target such as `/truncate` or `/drip?ms=50&bytes=20`.
     static func route(for target: String, hit: Int = 1) -> FaultRoute {
@@ -24,6 +24,11 @@ enum FaultRoute {
         let json = Array(#"{"ok":true}"#.utf8)
 
         switch path {
+        case "/ok-then-close":
+            // A keep-alive response, then the server drops the idle connection: the client's
+            // pool holds a dead connection for its next request.
+            return .respond(head(200, ["Content-Type": "application/json", "Content-Length": "\(json.count)"]) + json,
+                            after: .closeAfter(.milliseconds(Int64(int("ms", 50)))))
         case "/ok":
             return .respond(head(200, ["Content-Type": "application/json", "Content-Length": "\(json.count)"]) + json, after: .keepOpen)
         case "/truncate":

@@ -1,4 +1,6 @@
 @testable import Courier
+import Foundation
+import HTTPTypes
 import Testing
 
 @Suite("Path templates")
@@ -43,5 +45,24 @@ struct PathTemplateTests {
     @Test("literal text outside templates keeps its escapes and encodes what a path cannot hold")
     func literalText() throws {
         #expect(try PathTemplate.expand("/a%20b/c d", with: [:]) == "/a%20b/c%20d")
+    }
+}
+
+@Suite("Request target and method")
+struct RequestTargetTests {
+    @Test("CR, LF, NUL and spaces in a literal path are percent-encoded, never sent raw")
+    func controlCharactersInPath() throws {
+        let (client, _) = makeClient()
+        let (head, _) = try client.prepare(Request<Data>(path: "/a b\r\nX-Injected: 1\u{0}"))
+        let target = try #require(head.path)
+        #expect(target == "/v2/a%20b%0D%0AX-Injected:%201%00")
+        #expect(!target.utf8.contains { $0 < 0x21 || $0 == 0x7F })
+    }
+
+    @Test("a method must be an HTTP token: swift-http-types refuses anything else")
+    func methodIsAToken() {
+        #expect(HTTPRequest.Method("GET\r\nX: y") == nil)
+        #expect(HTTPRequest.Method("GE T") == nil)
+        #expect(HTTPRequest.Method("PURGE") != nil)
     }
 }
