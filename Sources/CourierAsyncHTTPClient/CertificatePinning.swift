@@ -60,22 +60,32 @@ public struct CertificatePinning: Sendable {
         public var description: String { "\(kind == .spki ? "spki" : "certificate")/sha256/\(sha256.base64EncodedString())" }
     }
 
-    /// Pins per host name (compared case-insensitively).
+    /// Pins per host name (compared case-insensitively, a trailing dot ignored).
     public var pins: [String: [Pin]]
     /// Hosts never pinned, even if they have pins (seed 004's `urlsExcludedFromPinning`).
     public var excludedHosts: Set<String>
 
     /// Creates a pinning policy.
     public init(pins: [String: [Pin]], excludedHosts: Set<String> = []) {
-        self.pins = Dictionary(pins.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: +)
-        self.excludedHosts = Set(excludedHosts.map { $0.lowercased() })
+        self.pins = Dictionary(pins.map { (Self.normalise($0.key), $0.value) }, uniquingKeysWith: +)
+        self.excludedHosts = Set(excludedHosts.map(Self.normalise))
     }
 
     /// The pins for `host`, or `nil` when it is not pinned.
     public func pins(for host: String) -> [Pin]? {
-        let host = host.lowercased()
+        let host = Self.normalise(host)
         guard !excludedHosts.contains(host), let pins = pins[host], !pins.isEmpty else { return nil }
         return pins
+    }
+}
+
+extension CertificatePinning {
+    /// `API.Example.com.` and `api.example.com` are one host: lowercased, one trailing dot
+    /// removed, so neither spelling can slip past a pin.
+    static func normalise(_ host: String) -> String {
+        var host = host.lowercased()
+        if host.hasSuffix(".") { host.removeLast() }
+        return host
     }
 }
 

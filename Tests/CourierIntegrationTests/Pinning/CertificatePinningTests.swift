@@ -42,6 +42,15 @@ struct CertificatePinningTests {
         #expect(CertificatePinning.Pin.spki("sha256/" + TLSTestServer.spkiPin) == .spki(TLSTestServer.spkiPin))
     }
 
+    @Test("host names are normalised: case and a trailing dot cannot slip past a pin")
+    func hostNormalisation() {
+        let pinning = CertificatePinning(pins: ["API.Example.com.": [.spki("AAAA")]], excludedHosts: ["Static.Example.com."])
+        #expect(pinning.pins(for: "api.example.com") != nil)
+        #expect(pinning.pins(for: "API.EXAMPLE.COM.") != nil)
+        #expect(pinning.pins(for: "static.example.com") == nil)
+        #expect(pinning.pins(for: "other.example.com") == nil)
+    }
+
     @Test("the right SPKI pin passes; a certificate pin passes too")
     func rightPin() async throws {
         for pin in [CertificatePinning.Pin.spki(TLSTestServer.spkiPin), .certificate(TLSTestServer.certificatePin)] {
