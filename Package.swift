@@ -131,7 +131,7 @@ let package = Package(
         .executableTarget(
             name: "CourierBench",
             dependencies: [
-                "Courier", "CourierAsyncHTTPClient", "CourierURLSession",
+                "Courier", "CourierAsyncHTTPClient", "CourierURLSession", "CourierMacros",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]

@@ -87,7 +87,7 @@ struct Options: Sendable {
       --port N            use a server already running on 127.0.0.1:N (start one with --serve)
                           instead of spawning it; for profiling under valgrind or perf
       --only LIST         only these families (ahc, urlsession, middleware) or scenario keys
-                          (ahc.raw, ahc.courier, ahc.request, middleware.stack, urlsession.raw,
+                          (ahc.raw, ahc.courier, ahc.service, middleware.stack, urlsession.raw,
                           urlsession.courier)
       --micro N           run N requests through a stub transport and exit
       --path P            with --micro: `courier` (send + decode), `middleware` (the same with

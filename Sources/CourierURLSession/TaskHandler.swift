@@ -7,15 +7,23 @@ import FoundationNetworking
 #endif
 
 /// The life of one `URLSessionDataTask`, as a small state machine: waiting for the head →
-/// streaming the body → finished. Events come from the session's delegate queue, cancellation
-/// from any thread; every transition happens under one lock and continuations are resumed
-/// outside it.
+/// (buffering a small body →) streaming the body → finished. Events come from the session's
+/// delegate queue, cancellation from any thread; every transition happens under one lock and
+/// continuations are resumed outside it.
+///
+/// When the client collects the whole body anyway (``RequestContext/collectsResponseBody``), the
+/// head is held back and the body gathered until the task completes, up to `bufferLimit` bytes:
+/// the caller is then woken once per request, as with `URLSession.data(for:)`, instead of once for
+/// the head, once per chunk and once for the end (three thread hand-offs on Linux, where every
+/// delegate call is an `OperationQueue` operation). A body that outgrows the buffer is streamed
+/// from there on, so the size limit is still enforced while it arrives.
 final class TaskHandler: Sendable {
     enum CancelReason: Sendable { case cancelled, timeout }
 
     private enum State {
         case idle
         case waitingForHead(CheckedContinuation<(HTTPResponse, HTTPBody?), any Error>)
+        case buffering(CheckedContinuation<(HTTPResponse, HTTPBody?), any Error>, HTTPResponse, [UInt8])
         case streaming(AsyncThrowingStream<ArraySlice<UInt8>, any Error>.Continuation)
         case finished
     }
@@ -30,10 +38,14 @@ final class TaskHandler: Sendable {
     private let box = Locked(Box())
     private let task: URLSessionDataTask
     private let isHead: Bool
+    /// The most body bytes held back before the head is delivered (`nil`: stream from the head on).
+    private let bufferLimit: Int?
 
-    init(task: URLSessionDataTask, isHead: Bool) {
+    /// A handler for `task`; with a `bufferLimit`, bodies up to that size are delivered whole.
+    init(task: URLSessionDataTask, isHead: Bool, bufferLimit: Int? = nil) {
         self.task = task
         self.isHead = isHead
+        self.bufferLimit = bufferLimit
     }
 
     func start(continuation: CheckedContinuation<(HTTPResponse, HTTPBody?), any Error>, deadline: ContinuousClock.Instant) {
@@ -74,15 +86,33 @@ final class TaskHandler: Sendable {
 
     func didReceive(response: URLResponse) {
         let head = Self.head(from: response)
+        if bufferLimit != nil || isHead {
+            box.withLock { box in
+                guard case .waitingForHead(let continuation) = box.state else { return }
+                box.state = .buffering(continuation, head, [])
+            }
+            return
+        }
+        startStreaming(head: head, buffered: nil)
+    }
+
+    /// Delivers `head` with a streamed body that starts with `buffered`, from the head-waiting or
+    /// buffering state.
+    private func startStreaming(head: HTTPResponse, buffered: [UInt8]?) {
         var streamContinuation: AsyncThrowingStream<ArraySlice<UInt8>, any Error>.Continuation!
         let stream = AsyncThrowingStream<ArraySlice<UInt8>, any Error> { streamContinuation = $0 }
         streamContinuation.onTermination = { [weak self] termination in
             if case .cancelled = termination { self?.cancel(reason: .cancelled) }
         }
+        if let buffered { streamContinuation.yield(buffered[...]) }
         let waiting = box.withLock { box -> CheckedContinuation<(HTTPResponse, HTTPBody?), any Error>? in
-            guard case .waitingForHead(let continuation) = box.state else { return nil }
-            box.state = .streaming(streamContinuation)
-            return continuation
+            switch box.state {
+            case .waitingForHead(let continuation), .buffering(let continuation, _, _):
+                box.state = .streaming(streamContinuation)
+                return continuation
+            case .idle, .streaming, .finished:
+                return nil
+            }
         }
         guard let waiting else { return }
         let body = isHead ? nil : HTTPBody(StreamedBody(stream: stream, handler: self), length: .unknown, iterationBehavior: .single)
@@ -90,11 +120,25 @@ final class TaskHandler: Sendable {
     }
 
     func didReceive(data: Data) {
-        let continuation = box.withLock { box -> AsyncThrowingStream<ArraySlice<UInt8>, any Error>.Continuation? in
-            if case .streaming(let continuation) = box.state { return continuation }
-            return nil
+        enum Next { case yield(AsyncThrowingStream<ArraySlice<UInt8>, any Error>.Continuation), overflow(HTTPResponse, [UInt8]), none }
+        let next = box.withLock { box -> Next in
+            switch box.state {
+            case .streaming(let continuation):
+                return .yield(continuation)
+            case .buffering(let continuation, let head, var bytes):
+                box.state = .idle  // so that `bytes` is uniquely referenced while appending
+                bytes.append(contentsOf: data)
+                box.state = .buffering(continuation, head, bytes)
+                return bytes.count > (bufferLimit ?? 0) ? .overflow(head, bytes) : .none
+            case .idle, .waitingForHead, .finished:
+                return .none
+            }
         }
-        continuation?.yield(ArraySlice(data))
+        switch next {
+        case .yield(let continuation): continuation.yield(ArraySlice(data))
+        case .overflow(let head, let bytes): startStreaming(head: head, buffered: bytes)
+        case .none: break
+        }
     }
 
     func didComplete(error: (any Error)?) {
@@ -110,6 +154,12 @@ final class TaskHandler: Sendable {
         switch state {
         case .waitingForHead(let continuation):
             continuation.resume(throwing: mapped ?? TransportError(.other, "the task completed without a response"))
+        case .buffering(let continuation, let head, let bytes):
+            if let mapped {
+                continuation.resume(throwing: mapped)
+            } else {
+                continuation.resume(returning: (head, isHead ? nil : HTTPBody(bytes)))
+            }
         case .streaming(let continuation):
             if let mapped { continuation.finish(throwing: mapped) } else { continuation.finish() }
         case .idle, .finished:

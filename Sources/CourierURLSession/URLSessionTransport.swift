@@ -32,6 +32,9 @@ public final class URLSessionTransport: Transport {
     /// The largest request body gathered for upload, in bytes (default 100 MiB).
     public let maxRequestBodySize: Int
     private let delegate: SessionDelegate
+    /// The largest body delivered in one piece when the client collects it anyway; larger ones
+    /// are streamed from this point on.
+    static let wholeBodyBufferLimit = 256 * 1024
 
     /// Creates a transport with its own session built from `configuration`.
     public init(configuration: URLSessionConfiguration = URLSessionTransport.defaultConfiguration(), maxRequestBodySize: Int = 100 * 1024 * 1024) {
@@ -91,7 +94,8 @@ public final class URLSessionTransport: Transport {
         }
 
         let task = session.dataTask(with: urlRequest)
-        let handler = TaskHandler(task: task, isHead: request.method == .head)
+        let bufferLimit = context.collectsResponseBody ? min(Self.wholeBodyBufferLimit, context.maxResponseSize) : nil
+        let handler = TaskHandler(task: task, isHead: request.method == .head, bufferLimit: bufferLimit)
         delegate.register(handler, for: task)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in

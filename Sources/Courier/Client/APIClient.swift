@@ -130,7 +130,9 @@ public final class APIClient: Sendable {
     private func perform<R: APIRequest>(_ request: R) async throws -> Exchange {
         let startDate = Date()
         let start = ContinuousClock.now
-        let (prepared, context) = try makeExchange(request)
+        let (prepared, exchangeContext) = try makeExchange(request)
+        var context = exchangeContext
+        context.collectsResponseBody = true
         let head: HTTPResponse
         let data: Data
         let headTime: ContinuousClock.Instant

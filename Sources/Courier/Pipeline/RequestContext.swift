@@ -20,6 +20,11 @@ public struct RequestContext: Sendable {
     public var maxResponseSize: Int
     /// The client's logger.
     public var logger: Logger
+    /// Whether the client reads the whole response body before returning (`send`,
+    /// `response(for:)`, `data(for:)`), rather than handing it to the caller unread
+    /// (`stream(_:)`, downloads, events). A transport may then deliver a small body in one piece
+    /// once it has arrived instead of streaming it; the default is `false`.
+    public var collectsResponseBody: Bool = false
 
     /// Creates a context (transports and middleware get one from the client; tests build their own).
     public init(

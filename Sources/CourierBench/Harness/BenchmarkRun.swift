@@ -6,7 +6,7 @@ enum BenchmarkRun {
     /// The pairs whose ratios are reported, with the targets.
     static let pairs: [Pair] = [
         Pair(key: "ahc", subject: "ahc.courier", baseline: "ahc.raw", cpuTarget: 1.10, rpsTarget: 0.95),
-        Pair(key: "ahc.request", subject: "ahc.request", baseline: "ahc.raw", cpuTarget: 1.10, rpsTarget: 0.95),
+        Pair(key: "ahc.service", subject: "ahc.service", baseline: "ahc.raw", cpuTarget: 1.10, rpsTarget: 0.95),
         Pair(key: "urlsession", subject: "urlsession.courier", baseline: "urlsession.raw", cpuTarget: 1.05, rpsTarget: nil),
         Pair(key: "middleware", subject: "middleware.stack", baseline: "ahc.courier", cpuTarget: 1.15, rpsTarget: nil),
     ]
@@ -23,7 +23,7 @@ enum BenchmarkRun {
         let ahc = AHCScenarios(baseURL: server.baseURL)
         let urlSession = URLSessionScenarios(baseURL: server.baseURL)
         var scenarios = ahc.scenarios(baseURL: server.baseURL, sameHeaders: options.sameHeaders)
-        scenarios += ServiceShapedScenarios.scenarios(ahc: ahc)
+        scenarios += ServiceScenarios.scenarios(ahc: ahc)
         scenarios += MiddlewareScenarios.scenarios(baseURL: server.baseURL, ahc: ahc)
         scenarios += urlSession.scenarios(baseURL: server.baseURL, sameHeaders: options.sameHeaders)
         let wanted = scenarios.filter { scenario in
