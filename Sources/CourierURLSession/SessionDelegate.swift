@@ -13,6 +13,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         handlers.withLock { $0[task.taskIdentifier] = handler }
     }
 
+    /// Tasks registered and not yet completed.
+    var inFlightCount: Int { handlers.withLock { $0.count } }
+
     private func handler(for task: URLSessionTask) -> TaskHandler? {
         handlers.withLock { $0[task.taskIdentifier] }
     }

@@ -61,6 +61,10 @@ public final class URLSessionTransport: Transport {
         return configuration
     }
 
+    /// Requests this transport has started whose data task has not completed yet (for leak
+    /// checks: it returns to zero once every request has finished or been cancelled).
+    package var inFlightTaskCount: Int { delegate.inFlightCount }
+
     public func send(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
         let urlString = "\(request.scheme ?? "https")://\(request.authority ?? "")\(request.path ?? "/")"
         guard let url = URL(string: urlString) else {
