@@ -28,11 +28,27 @@ public struct AsyncHTTPClientTransport: Transport {
     /// when the request does not say otherwise. Only useful when the client decompresses.
     public var requestsCompression: Bool
 
+    /// The idle read timeout of ``client``, if known: a body whose deadline is further away than
+    /// this needs no timer of its own (see ``init(client:requestsCompression:clientReadTimeout:)``).
+    public let clientReadTimeout: Duration?
+
     /// Creates a transport over the shared Courier-configured client, or over `client`.
-    public init(client: HTTPClient? = nil, requestsCompression: Bool? = nil) {
+    ///
+    /// AsyncHTTPClient's deadline ends at the response head; the transport enforces the request's
+    /// deadline while the body streams. A server that falls silent mid-body is cut off by the
+    /// client's idle read timeout when that comes first, and otherwise by a timer the transport
+    /// races against each wait for a chunk. Pass the read timeout your `client` was configured
+    /// with (`HTTPClient.Configuration.timeout.read`; 30 s for
+    /// ``recommendedConfiguration()``) as `clientReadTimeout` to spare that timer for requests
+    /// whose deadline lies further away; leave it `nil` when the client has none or you do not know.
+    public init(client: HTTPClient? = nil, requestsCompression: Bool? = nil, clientReadTimeout: Duration? = nil) {
         self.client = client ?? SharedHTTPClient.client
         self.requestsCompression = requestsCompression ?? (client == nil)
+        self.clientReadTimeout = client == nil ? Self.recommendedReadTimeout : clientReadTimeout
     }
+
+    /// The idle read timeout of ``recommendedConfiguration()``.
+    public static let recommendedReadTimeout: Duration = .seconds(30)
 
     /// A configuration suited to Courier: no redirects (Courier follows them with its own
     /// credential rules), decompression on with a ratio limit against zip bombs, a 10 s connect
@@ -41,7 +57,7 @@ public struct AsyncHTTPClientTransport: Transport {
     public static func recommendedConfiguration() -> HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
-            timeout: .init(connect: .seconds(10), read: .seconds(30)),
+            timeout: .init(connect: .seconds(10), read: .nanoseconds(Int64(recommendedReadTimeout.components.seconds) * 1_000_000_000)),
             decompression: .enabled(limit: .ratio(100))
         )
         configuration.httpVersion = .automatic
@@ -97,7 +113,8 @@ public struct AsyncHTTPClientTransport: Transport {
         if contentEncoding == nil, let value = fields[.contentLength], let count = Int64(value) {
             bodyLength = .known(count)
         }
-        return (head, HTTPBody(ResponseBodySequence(body: response.body, deadline: context.deadline), length: bodyLength, iterationBehavior: .single))
+        let body = ResponseBodySequence(body: response.body, deadline: context.deadline, readTimeout: clientReadTimeout)
+        return (head, HTTPBody(body, length: bodyLength, iterationBehavior: .single))
     }
 }
 

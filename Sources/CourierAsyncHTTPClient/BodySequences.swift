@@ -24,31 +24,80 @@ struct ByteBufferSequence: AsyncSequence, Sendable {
 /// request and close the connection.
 ///
 /// AsyncHTTPClient's own deadline ends when the response head arrives, so the request's
-/// deadline is checked again as each chunk arrives; a server that stops sending altogether is
-/// cut off by the client's idle read timeout (`HTTPClient.Configuration.timeout.read`).
+/// deadline is enforced here, while the body streams. A silent server is normally cut off by the
+/// client's idle read timeout (`HTTPClient.Configuration.timeout.read`); when the deadline comes
+/// before that timeout could fire, each wait for a chunk races a timer that ends at the deadline
+/// (two child tasks per chunk, so requests with deadlines further away than the read timeout —
+/// the default 60 s against 30 s — pay nothing).
 struct ResponseBodySequence: AsyncSequence, Sendable {
     typealias Element = ArraySlice<UInt8>
     let body: HTTPClientResponse.Body
     let deadline: ContinuousClock.Instant
+    /// The client's idle read timeout (`nil`: none).
+    let readTimeout: Duration?
 
     struct AsyncIterator: AsyncIteratorProtocol {
         var base: HTTPClientResponse.Body.AsyncIterator
         let deadline: ContinuousClock.Instant
+        let readTimeout: Duration?
 
         mutating func next() async throws -> ArraySlice<UInt8>? {
             let buffer: ByteBuffer?
             do {
-                buffer = try await base.next()
+                if let readTimeout, ContinuousClock.now.advanced(by: readTimeout) <= deadline {
+                    buffer = try await base.next()
+                } else {
+                    buffer = try await nextBeforeDeadline()
+                }
+            } catch let error as TransportError {
+                throw error
             } catch {
                 throw AsyncHTTPClientErrors.map(error)
             }
             guard let buffer else { return nil }
             if ContinuousClock.now > deadline {
-                throw TransportError(.timeout, "the deadline passed while the response body was streaming")
+                throw Self.deadlinePassed
             }
             return ArraySlice(buffer.readableBytesView)
         }
+
+        /// The next chunk, or a timeout error at the deadline — which cancels the wait, and so
+        /// the request (AsyncHTTPClient closes the connection).
+        private mutating func nextBeforeDeadline() async throws -> ByteBuffer? {
+            let lent = LentIterator(iterator: base)
+            let deadline = self.deadline
+            let (buffer, advanced) = try await withThrowingTaskGroup(of: (ByteBuffer?, LentIterator)?.self) { group in
+                group.addTask {
+                    var iterator = lent.iterator
+                    let buffer = try await iterator.next()
+                    return (buffer, LentIterator(iterator: iterator))
+                }
+                group.addTask {
+                    try await Task.sleep(until: deadline, clock: .continuous)
+                    return nil
+                }
+                defer { group.cancelAll() }
+                guard let first = try await group.next(), let result = first else { throw Self.deadlinePassed }
+                return result
+            }
+            base = advanced.iterator
+            return buffer
+        }
+
+        static var deadlinePassed: TransportError {
+            TransportError(.timeout, "the deadline passed while the response body was streaming")
+        }
     }
 
-    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: body.makeAsyncIterator(), deadline: deadline) }
+    func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(base: body.makeAsyncIterator(), deadline: deadline, readTimeout: readTimeout)
+    }
+}
+
+/// AsyncHTTPClient's body iterator handed to the child task that waits for the next chunk, and
+/// back. The iterator is not `Sendable` because two tasks must never call `next()` at once; here
+/// one task at a time owns it: the parent gives it to the child and waits in the task group until
+/// the child has returned it (or has ended, when the deadline won the race).
+struct LentIterator: @unchecked Sendable {  // one owner at a time: see above
+    var iterator: HTTPClientResponse.Body.AsyncIterator
 }

@@ -49,6 +49,11 @@ public final class PinningAsyncHTTPClientTransport: Transport {
         self.unpinned = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }
 
+    /// The idle read timeout of `configuration`.
+    private var readTimeout: Duration? {
+        configuration.timeout.read.map { .nanoseconds($0.nanoseconds) }
+    }
+
     /// Shuts the underlying clients down. Call it when you are done with the transport.
     public func shutdown() async throws {
         let pinned = clients.withLock { clients in defer { clients = [:] }; return Array(clients.values) }
@@ -60,14 +65,14 @@ public final class PinningAsyncHTTPClientTransport: Transport {
     public func send(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
         let host = Self.host(of: request.authority ?? "")
         guard let pins = pinning.pins(for: host) else {
-            return try await AsyncHTTPClientTransport(client: unpinned, requestsCompression: true).send(request, body: body, context: context)
+            return try await AsyncHTTPClientTransport(client: unpinned, requestsCompression: true, clientReadTimeout: readTimeout).send(request, body: body, context: context)
         }
         guard request.scheme?.lowercased() == "https" else {
             let error = CertificatePinningError(host: host, expected: pins, received: nil, reason: "the request is not https")
             throw TransportError(.tls, error.description, underlying: error, requestMayHaveBeenSent: false)
         }
         let pinned = client(for: host, pins: pins)
-        let transport = AsyncHTTPClientTransport(client: pinned.client, requestsCompression: true)
+        let transport = AsyncHTTPClientTransport(client: pinned.client, requestsCompression: true, clientReadTimeout: readTimeout)
         let failures = pinned.failures
         let generation = failures.generation
         return try await withThrowingTaskGroup(of: (HTTPResponse, HTTPBody?).self) { group in

@@ -21,7 +21,7 @@ struct AHCScenarios {
     init(baseURL: URL) {
         raw = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: AsyncHTTPClientTransport.recommendedConfiguration())
         courier = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: AsyncHTTPClientTransport.recommendedConfiguration())
-        client = APIClient(configuration: APIConfiguration(baseURL: baseURL), transport: AsyncHTTPClientTransport(client: courier))
+        client = APIClient(configuration: APIConfiguration(baseURL: baseURL), transport: AsyncHTTPClientTransport(client: courier, clientReadTimeout: AsyncHTTPClientTransport.recommendedReadTimeout))
     }
 
     /// `ahc.raw` and `ahc.courier`. With `sameHeaders`, the raw request carries the headers

@@ -13,7 +13,7 @@ enum MiddlewareScenarios {
         let (logger, middleware) = defaultStack()
         let client = APIClient(
             configuration: APIConfiguration(baseURL: baseURL, logger: logger),
-            transport: AsyncHTTPClientTransport(client: ahc.courier),
+            transport: AsyncHTTPClientTransport(client: ahc.courier, clientReadTimeout: AsyncHTTPClientTransport.recommendedReadTimeout),
             middleware: middleware)
         return [
             Scenario(key: "middleware.stack", label: "Courier + logging, retry, auth (AHC)", family: "middleware") {
