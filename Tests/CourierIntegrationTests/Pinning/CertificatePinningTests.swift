@@ -1,45 +1,56 @@
 import AsyncHTTPClient
 import Courier
 import CourierAsyncHTTPClient
+import CourierTestServer
 import Foundation
 import NIOSSL
 import Testing
 
 @Suite("Certificate pinning over AsyncHTTPClient", .serialized)
 struct CertificatePinningTests {
-    /// Courier's recommended configuration, trusting the test server's self-signed certificate.
-    private func configuration() -> HTTPClient.Configuration {
+    /// Courier's recommended configuration, trusting the test authority.
+    private func configuration(trusting authority: TestCertificateAuthority) -> HTTPClient.Configuration {
         var configuration = AsyncHTTPClientTransport.recommendedConfiguration()
         var tls = TLSConfiguration.makeClientConfiguration()
-        tls.trustRoots = .certificates([TLSTestServer.certificate])
+        tls.trustRoots = .certificates([authority.certificate])
         configuration.tlsConfiguration = tls
         return configuration
     }
 
+    /// Starts an HTTPS fault server with a leaf from a fresh authority, and a pinning client
+    /// trusting that authority; `pinning` gets the leaf to build its pins from.
     private func withPinnedClient(
-        _ pinning: CertificatePinning,
-        _ body: (APIClient, TLSTestServer) async throws -> Void
+        _ pinning: (TestCertificate) -> CertificatePinning,
+        _ body: (APIClient, FaultServer, TestCertificate) async throws -> Void
     ) async throws {
-        let server = try await TLSTestServer.start()
-        let transport = PinningAsyncHTTPClientTransport(pinning: pinning, configuration: configuration())
-        let client = APIClient(configuration: APIConfiguration(baseURL: URL(string: "https://127.0.0.1:\(server.port)")!, timeout: .seconds(10)),
-                               transport: transport)
+        let authority = try TestCertificateAuthority()
+        let leaf = try authority.validLeaf()
+        let server = try await FaultServer.start(tls: .init(leaf))
+        let transport = PinningAsyncHTTPClientTransport(pinning: pinning(leaf), configuration: configuration(trusting: authority))
+        let client = APIClient(configuration: APIConfiguration(baseURL: server.baseURL, timeout: .seconds(10)), transport: transport)
         do {
-            try await body(client, server)
+            try await body(client, server, leaf)
         } catch {
             try? await transport.shutdown()
-            try? await server.stop()
+            await server.stop()
             throw error
         }
         try await transport.shutdown()
-        try await server.stop()
+        await server.stop()
     }
 
     @Test("pins are SHA-256 of the DER SubjectPublicKeyInfo (as openssl computes them)")
     func pinComputation() throws {
-        #expect(try CertificatePinning.Pin.spki(of: TLSTestServer.certificate) == .spki(TLSTestServer.spkiPin))
-        #expect(try CertificatePinning.Pin.certificate(of: TLSTestServer.certificate) == .certificate(TLSTestServer.certificatePin))
-        #expect(CertificatePinning.Pin.spki("sha256/" + TLSTestServer.spkiPin) == .spki(TLSTestServer.spkiPin))
+        // Known answer: a certificate made with openssl, and the pins openssl computed.
+        #expect(try CertificatePinning.Pin.spki(of: OpenSSLKnownAnswer.certificate) == .spki(OpenSSLKnownAnswer.spkiPin))
+        #expect(try CertificatePinning.Pin.certificate(of: OpenSSLKnownAnswer.certificate) == .certificate(OpenSSLKnownAnswer.certificatePin))
+        #expect(CertificatePinning.Pin.spki("sha256/" + OpenSSLKnownAnswer.spkiPin) == .spki(OpenSSLKnownAnswer.spkiPin))
+        // A generated certificate: Courier (from NIOSSL) and the test authority (from
+        // swift-crypto's key) agree on both pins.
+        let leaf = try TestCertificateAuthority().validLeaf()
+        #expect(leaf.subjectPublicKeyInfo.count == 91)
+        #expect(try CertificatePinning.Pin.spki(of: leaf.certificate) == .spki(leaf.spkiPin))
+        #expect(try CertificatePinning.Pin.certificate(of: leaf.certificate) == .certificate(leaf.certificatePin))
     }
 
     @Test("host names are normalised: case and a trailing dot cannot slip past a pin")
@@ -53,10 +64,11 @@ struct CertificatePinningTests {
 
     @Test("the right SPKI pin passes; a certificate pin passes too")
     func rightPin() async throws {
-        for pin in [CertificatePinning.Pin.spki(TLSTestServer.spkiPin), .certificate(TLSTestServer.certificatePin)] {
-            try await withPinnedClient(CertificatePinning(pins: ["127.0.0.1": [.spki("AAAA"), pin]])) { (client: APIClient, server: TLSTestServer) async throws in
-                #expect(try await client.send(Request<String>(path: "/hello")) == "ok")
-                #expect(server.counter.value == 1)
+        let pins: [(TestCertificate) -> CertificatePinning.Pin] = [{ .spki($0.spkiPin) }, { .certificate($0.certificatePin) }]
+        for pin in pins {
+            try await withPinnedClient({ CertificatePinning(pins: ["127.0.0.1": [.spki("AAAA"), pin($0)]]) }) { (client: APIClient, server: FaultServer, _: TestCertificate) async throws in
+                #expect(try await client.send(Request<Data>(path: "/ok")).count == 11)
+                #expect(server.requestCount == 1)
             }
         }
     }
@@ -64,9 +76,9 @@ struct CertificatePinningTests {
     @Test("a wrong pin fails at once with a pinning error, and no request reaches the server")
     func wrongPin() async throws {
         let wrong = CertificatePinning.Pin.spki(Data(repeating: 7, count: 32).base64EncodedString())
-        try await withPinnedClient(CertificatePinning(pins: ["127.0.0.1": [wrong]])) { (client: APIClient, server: TLSTestServer) async throws in
+        try await withPinnedClient({ _ in CertificatePinning(pins: ["127.0.0.1": [wrong]]) }) { (client: APIClient, server: FaultServer, leaf: TestCertificate) async throws in
             let elapsed = try await ContinuousClock().measure {
-                let error = await #expect(throws: APIError.self) { try await client.send(Request<String>(path: "/hello")) }
+                let error = await #expect(throws: APIError.self) { try await client.send(Request<Data>(path: "/ok")) }
                 guard case .network(_, let underlying)? = error, let transportError = underlying as? TransportError else {
                     Issue.record("expected a network error with a TransportError, got \(String(describing: error))")
                     return
@@ -74,25 +86,25 @@ struct CertificatePinningTests {
                 #expect(transportError.kind == .tls)
                 #expect(transportError.requestMayHaveBeenSent == false)
                 let pinning = try #require(transportError.underlying as? CertificatePinningError)
-                #expect(pinning.received == .spki(TLSTestServer.spkiPin))
+                #expect(pinning.received == .spki(leaf.spkiPin))
                 #expect("\(pinning)".contains("127.0.0.1"))
             }
             #expect(elapsed < .seconds(3))
-            #expect(server.counter.value == 0)
+            #expect(server.requestCount == 0)
         }
     }
 
     @Test("an excluded host is not pinned")
     func excludedHost() async throws {
         let wrong = CertificatePinning.Pin.spki(Data(repeating: 7, count: 32).base64EncodedString())
-        try await withPinnedClient(CertificatePinning(pins: ["127.0.0.1": [wrong]], excludedHosts: ["127.0.0.1"])) { (client: APIClient, _: TLSTestServer) async throws in
-            #expect(try await client.send(Request<String>(path: "/hello")) == "ok")
+        try await withPinnedClient({ _ in CertificatePinning(pins: ["127.0.0.1": [wrong]], excludedHosts: ["127.0.0.1"]) }) { (client: APIClient, _: FaultServer, _: TestCertificate) async throws in
+            #expect(try await client.send(Request<Data>(path: "/ok")).count == 11)
         }
     }
 
     @Test("plain http to a pinned host is refused")
     func httpRefused() async throws {
-        let transport = PinningAsyncHTTPClientTransport(pinning: CertificatePinning(pins: ["127.0.0.1": [.spki(TLSTestServer.spkiPin)]]))
+        let transport = PinningAsyncHTTPClientTransport(pinning: CertificatePinning(pins: ["127.0.0.1": [.spki(OpenSSLKnownAnswer.spkiPin)]]))
         let client = APIClient(configuration: APIConfiguration(baseURL: URL(string: "http://127.0.0.1:9")!), transport: transport)
         await #expect(throws: APIError.self) { try await client.send(Request<String>(path: "/")) }
         try await transport.shutdown()

@@ -35,16 +35,16 @@ final class FaultHandler: ChannelInboundHandler {
             context.flush()
             switch after {
             case .keepOpen: break
-            case .close: context.close(promise: nil)
+            case .close: Self.closeAbruptly(context.channel)
             case .closeAfter(let delay):
                 let channel = context.channel
                 channel.eventLoop.scheduleTask(in: delay) { channel.close(promise: nil) }
             case .reset:
                 let channel = context.channel
                 if let provider = channel as? any SocketOptionProvider {
-                    provider.setSoLinger(linger(l_onoff: 1, l_linger: 0)).whenComplete { _ in channel.close(promise: nil) }
+                    provider.setSoLinger(linger(l_onoff: 1, l_linger: 0)).whenComplete { _ in Self.closeAbruptly(channel) }
                 } else {
-                    channel.close(promise: nil)
+                    Self.closeAbruptly(channel)
                 }
             }
         case .drip(let head, let bytes, let interval):
@@ -52,6 +52,17 @@ final class FaultHandler: ChannelInboundHandler {
             Self.drip(remaining: bytes, interval: interval, channel: context.channel)
         case .never:
             break
+        }
+    }
+
+    /// Closes the socket. Over TLS the close goes under the TLS handler (no close_notify), the
+    /// way a dropped connection or a truncation attack looks to the client.
+    /// Call on the channel's event loop.
+    private static func closeAbruptly(_ channel: any Channel) {
+        if let raw = try? channel.pipeline.syncOperations.context(name: RawSocketMarker.name) {
+            raw.close(promise: nil)
+        } else {
+            channel.close(promise: nil)
         }
     }
 

@@ -3,6 +3,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 
 /// A loopback HTTP/1.1 server that misbehaves on purpose, written directly on SwiftNIO so it can
 /// do what a well-behaved framework refuses to: truncate bodies, reset connections, drip bytes,
@@ -21,14 +22,19 @@ import NIOPosix
 /// `/drip?ms=&bytes=`, `/stacked?layers=`, `/bomb?mb=`, `/huge-header?kb=`, `/many-headers?n=`,
 /// `/location?to=`, `/truncate-once/<key>` (the first request for a key is truncated, later
 /// ones answer in full).
+///
+/// With `tls:` it speaks HTTPS instead (``FaultServer/TLS``, certificates from
+/// ``TestCertificateAuthority``); a failed handshake counts as a connection but never as a request.
 public final class FaultServer: Sendable {
     /// The port the server listens on (127.0.0.1).
     public let port: Int
+    /// Whether the server speaks TLS.
+    public let isTLS: Bool
     private let channel: any Channel
     private let counters: Counters
 
-    /// `http://127.0.0.1:<port>`.
-    public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+    /// `http://127.0.0.1:<port>`, or `https://127.0.0.1:<port>` with TLS.
+    public var baseURL: URL { URL(string: "\(isTLS ? "https" : "http")://127.0.0.1:\(port)")! }
 
     /// Connections accepted so far.
     public var connectionCount: Int { counters.box.withLockedValue { $0.connections } }
@@ -42,21 +48,29 @@ public final class FaultServer: Sendable {
         let box = NIOLockedValueBox(Values())
     }
 
-    private init(port: Int, channel: any Channel, counters: Counters) {
+    private init(port: Int, isTLS: Bool, channel: any Channel, counters: Counters) {
         self.port = port
+        self.isTLS = isTLS
         self.channel = channel
         self.counters = counters
     }
 
-    /// Starts a server on 127.0.0.1 on a port the OS picks.
-    public static func start() async throws -> FaultServer {
+    /// Starts a server on 127.0.0.1 on a port the OS picks: plain HTTP/1.1, or HTTPS with the
+    /// certificate in `tls`.
+    public static func start(tls: TLS? = nil) async throws -> FaultServer {
         let counters = Counters()
+        let context = try tls.map { try NIOSSLContext(configuration: $0.serverConfiguration()) }
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 counters.box.withLockedValue { $0.connections += 1; $0.open += 1 }
                 channel.closeFuture.whenComplete { _ in counters.box.withLockedValue { $0.open -= 1 } }
                 return channel.eventLoop.makeCompletedFuture {
+                    if let context {
+                        // The marker sits in front of TLS so faults can close the socket under it.
+                        try channel.pipeline.syncOperations.addHandler(RawSocketMarker(), name: RawSocketMarker.name)
+                        try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context))
+                    }
                     try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes)))
                     try channel.pipeline.syncOperations.addHandler(FaultHandler(counters: counters))
                 }
@@ -67,7 +81,7 @@ public final class FaultServer: Sendable {
             try? await channel.close()
             throw FaultServerError.noPort
         }
-        return FaultServer(port: port, channel: channel, counters: counters)
+        return FaultServer(port: port, isTLS: tls != nil, channel: channel, counters: counters)
     }
 
     /// Stops accepting connections. Open client connections are closed by their clients or
