@@ -4,6 +4,7 @@ import NIOCore
 import NIOHTTP1
 import NIOHTTPCompression
 import NIOPosix
+import NIOSSL
 
 /// Maps AsyncHTTPClient and SwiftNIO errors to ``TransportError`` kinds.
 enum AsyncHTTPClientErrors {
@@ -35,6 +36,20 @@ enum AsyncHTTPClientErrors {
         }
         if error is NIOHTTPDecompression.DecompressionError {
             return TransportError(.other, "the compressed response exceeds the decompression limit", underlying: error)
+        }
+        if let error = error as? NIOSSLError {
+            switch error {
+            case .uncleanShutdown:
+                // The connection ended without TLS close_notify: a truncation, not a handshake failure.
+                return TransportError(.connectionLost, "the connection closed without a TLS close_notify before the response was complete", underlying: error)
+            case .handshakeFailed, .cannotMatchULabel, .noCertificateToValidate, .unableToValidateCertificate, .cannotFindPeerIP:
+                return TransportError(.tls, "the TLS handshake failed: \(error)", underlying: error, requestMayHaveBeenSent: false)
+            default:
+                return TransportError(.tls, "TLS error: \(error)", underlying: error)
+            }
+        }
+        if let error = error as? NIOSSLExtraError {
+            return TransportError(.tls, "the TLS handshake failed: \(error)", underlying: error, requestMayHaveBeenSent: false)
         }
         if let error = error as? NIOConnectionError {
             return TransportError(.connectionFailed, "could not connect to \(error.host):\(error.port)", underlying: error, requestMayHaveBeenSent: false)

@@ -209,6 +209,11 @@ final class TaskHandler: Sendable {
             if text.contains("transfer closed") || text.contains("connection reset") || text.contains("recv failure") || text.contains("empty reply") {
                 return TransportError(.connectionLost, urlError.localizedDescription, underlying: error)
             }
+            // libcurl's certificate and handshake failures ("SSL certificate problem: …",
+            // "SSL connect error") arrive as `.unknown` too; nothing was sent.
+            if text.contains("ssl") || text.contains("certificate") || text.contains("tls") {
+                return TransportError(.tls, urlError.localizedDescription, underlying: error, requestMayHaveBeenSent: false)
+            }
             return TransportError(.other, urlError.localizedDescription, underlying: error)
         }
     }

@@ -104,9 +104,8 @@ struct TLSFaultTests {
                 // The cause is NIOSSL's: CERTIFICATE_VERIFY_FAILED (expired, untrusted issuer) or
                 // failedToValidateHostname (wrong host).
                 #expect(transport?.underlying is NIOSSLError || transport?.underlying is NIOSSLExtraError, "got \(String(describing: error))")
-                // AsyncHTTPClientErrors.map does not recognise NIOSSL errors yet: the kind is
-                // `.other`, not `.tls`. Accept both so the test holds once it does.
-                #expect(transport?.kind == .tls || transport?.kind == .other)
+                #expect(transport?.kind == .tls)
+                #expect(transport?.requestMayHaveBeenSent == false)
                 print("TLS \(leaf.rawValue) leaf [asyncHTTPClient]: kind '\(transport?.kind.description ?? "-")', cause \(String(describing: transport?.underlying))")
             }
             print("TLS \(leaf.rawValue) leaf [asyncHTTPClient]: refused after \(elapsed), \(server.connectionCount) handshakes, \(server.requestCount) requests")
@@ -161,8 +160,9 @@ struct TLSFaultTests {
             let error = await #expect(throws: APIError.self) { try await client.send(Request<Data>(path: "/ok")) }
             let transport = Self.transportError(error)
             // FoundationNetworking reports libcurl's "SSL certificate problem: ..." as
-            // URLError(.unknown) (-1), which TaskHandler.map classifies as `.other`, not `.tls`.
-            #expect(transport != nil, "got \(String(describing: error))")
+            // URLError(.unknown) (-1); the transport recognises it as a TLS failure.
+            #expect(transport?.kind == .tls, "got \(String(describing: error))")
+            #expect(transport?.requestMayHaveBeenSent == false)
             let urlError = transport?.underlying as? URLError
             #expect(urlError?.localizedDescription.contains("SSL") == true, "got \(String(describing: error))")
             print("TLS \(leaf.rawValue) leaf [urlSession]: kind '\(transport?.kind.description ?? "-")', URLError \(urlError?.code.rawValue ?? 0): \(urlError?.localizedDescription ?? "-")")
