@@ -68,8 +68,12 @@ public struct AsyncHTTPClientTransport: Transport {
         var outgoing = HTTPClientRequest(url: "\(request.scheme ?? "https")://\(request.authority ?? "")\(request.path ?? "/")")
         outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
         outgoing.headers.reserveCapacity(request.headerFields.count + 1)
-        for field in request.headerFields { outgoing.headers.add(name: field.name.rawName, value: field.value) }
-        if requestsCompression, request.headerFields[.acceptEncoding] == nil {
+        var hasAcceptEncoding = false
+        for field in request.headerFields {
+            outgoing.headers.add(name: field.name.rawName, value: field.value)
+            if field.name == .acceptEncoding { hasAcceptEncoding = true }
+        }
+        if requestsCompression, !hasAcceptEncoding {
             outgoing.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
         }
         if let body {
@@ -95,12 +99,21 @@ public struct AsyncHTTPClientTransport: Transport {
         var head = HTTPResponse(status: .init(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase))
         var fields = HTTPFields()
         fields.reserveCapacity(response.headers.count)
+        // The two fields the transport reads are picked up on the way: an `HTTPFields` lookup
+        // by name builds an index of all the fields first.
+        var contentEncoding: String?
+        var contentLength: String?
         for (name, value) in response.headers {
-            if let fieldName = HTTPField.Name(name) { fields.append(HTTPField(name: fieldName, value: value)) }
+            guard let fieldName = HTTPField.Name(name) else { continue }
+            fields.append(HTTPField(name: fieldName, value: value))
+            if fieldName == .contentEncoding {
+                contentEncoding = contentEncoding.map { $0 + ", " + value } ?? value
+            } else if fieldName == .contentLength {
+                contentLength = value
+            }
         }
         head.headerFields = fields
 
-        let contentEncoding = fields[.contentEncoding]
         if let encoding = contentEncoding, encoding.contains(",") {
             // AsyncHTTPClient decodes one gzip or deflate layer; a stack of codings would reach
             // the caller still encoded (and stacks are a known decompression-bomb vector).
@@ -110,7 +123,7 @@ public struct AsyncHTTPClientTransport: Transport {
             return (head, nil)
         }
         var bodyLength = HTTPBody.Length.unknown
-        if contentEncoding == nil, let value = fields[.contentLength], let count = Int64(value) {
+        if contentEncoding == nil, let value = contentLength, let count = Int64(value) {
             bodyLength = .known(count)
         }
         let body = ResponseBodySequence(body: response.body, deadline: context.deadline, readTimeout: clientReadTimeout)
