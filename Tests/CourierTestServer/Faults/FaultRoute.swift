@@ -37,6 +37,15 @@ enum FaultRoute {
             let body = Array(#"{"ok":true,"padding":"\#(String(repeating: "x", count: 200))"}"#.utf8)
             let head = head(200, ["Content-Type": "application/json", "Content-Length": "\(body.count)"])
             return hit == 1 ? .respond(head + body.prefix(50), after: .close) : .respond(head + body, after: .keepOpen)
+        case _ where path.hasPrefix("/retry-after/"):
+            // The first `times` requests (default 1) for a key answer `status` (503 or 429) with
+            // `Retry-After` in `form` `seconds` (default) or `date` (an IMF-fixdate `seconds` ahead).
+            guard hit > int("times", 1) else {
+                let seconds = int("seconds", 1)
+                let value = text("form") == "date" ? httpDate(Date().addingTimeInterval(Double(seconds))) : "\(seconds)"
+                return .respond(head(int("status", 503), ["Retry-After": value, "Content-Length": "0"]), after: .keepOpen)
+            }
+            return .respond(head(200, ["Content-Type": "application/json", "Content-Length": "\(json.count)"]) + json, after: .keepOpen)
         case "/reset":
             return .respond(head(200, ["Content-Type": "application/json", "Content-Length": "1000"]) + Array(repeating: UInt8(ascii: " "), count: 100), after: .reset)
         case "/reset-before-head":
@@ -69,6 +78,15 @@ enum FaultRoute {
         default:
             return .respond(head(404, ["Content-Length": "0"]), after: .keepOpen)
         }
+    }
+
+    /// An HTTP-date (IMF-fixdate, RFC 9110 §5.6.7), e.g. `Sun, 06 Nov 1994 08:49:37 GMT`.
+    static func httpDate(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.string(from: date)
     }
 
     static func head(_ status: Int, _ fields: [String: String]) -> [UInt8] {

@@ -21,7 +21,8 @@ import NIOSSL
 /// Routes: `/ok`, `/truncate`, `/reset`, `/reset-before-head`, `/close-before-head`, `/never`,
 /// `/drip?ms=&bytes=`, `/stacked?layers=`, `/bomb?mb=`, `/huge-header?kb=`, `/many-headers?n=`,
 /// `/location?to=`, `/truncate-once/<key>` (the first request for a key is truncated, later
-/// ones answer in full).
+/// ones answer in full), `/retry-after/<key>?status=&form=seconds|date&seconds=&times=` (503 or
+/// 429 with `Retry-After` for the first `times` requests, then 200).
 ///
 /// With `tls:` it speaks HTTPS instead (``FaultServer/TLS``, certificates from
 /// ``TestCertificateAuthority``); a failed handshake counts as a connection but never as a request.

@@ -1,0 +1,67 @@
+import Courier
+import CourierTestServer
+import Foundation
+import Testing
+
+/// `503`/`429` with `Retry-After` in both of its forms (delay-seconds and HTTP-date), from the
+/// fault server, through the retry middleware, over both transports.
+@Suite("Retry-After in both forms over real transports")
+struct RetryAfterFaultTests {
+    enum Form: String, CaseIterable, Sendable { case seconds, date }
+
+    /// Fast backoff, and 429 opted in (it is not retried by default).
+    private static let policy: RetryPolicy = {
+        var policy = RetryPolicy(maxAttempts: 3, initialDelay: .milliseconds(10), maxDelay: .seconds(5))
+        policy.retryableStatuses.insert(429)
+        return policy
+    }()
+
+    private func withFaultServer(_ body: (FaultServer) async throws -> Void) async throws {
+        let server = try await FaultServer.start()
+        do { try await body(server) } catch { await server.stop(); throw error }
+        await server.stop()
+    }
+
+    private func client(_ kind: TransportKind, _ server: FaultServer, timeout: Duration = .seconds(20)) -> APIClient {
+        APIClient(configuration: APIConfiguration(baseURL: server.baseURL, timeout: timeout),
+                  transport: kind.makeTransport(), middleware: [RetryMiddleware(policy: Self.policy)])
+    }
+
+    @Test("the retry waits at least as long as Retry-After asks, then succeeds", arguments: TransportKind.allCases, [503, 429])
+    func waitsAsAsked(_ kind: TransportKind, status: Int) async throws {
+        try await withFaultServer { (server: FaultServer) async throws in
+        for form in Form.allCases {
+            // An HTTP-date has a resolution of one second: "2 s from now" is 1–2 s away.
+            let seconds = form == .seconds ? 1 : 2
+            let target = "/retry-after/\(kind.rawValue)-\(status)-\(form.rawValue)?status=\(status)&form=\(form.rawValue)&seconds=\(seconds)"
+            let before = server.requestCount
+            let elapsed = try await ContinuousClock().measure {
+                _ = try await client(kind, server).send(Request<Data>(path: target))
+            }
+            #expect(server.requestCount - before == 2, "one refused attempt and one retry (\(form))")
+            #expect(elapsed >= .milliseconds(990), "Retry-After (\(form)) was not honoured: retried after \(elapsed)")
+            #expect(elapsed < .seconds(10), "a hang guard")
+        }
+        }
+    }
+
+    @Test("a Retry-After longer than the policy allows, or past the deadline, returns the error at once", arguments: TransportKind.allCases)
+    func tooLong(_ kind: TransportKind) async throws {
+        try await withFaultServer { (server: FaultServer) async throws in
+        for form in Form.allCases {
+            let target = "/retry-after/\(kind.rawValue)-long-\(form.rawValue)?status=503&form=\(form.rawValue)&seconds=3600"
+            let before = server.requestCount
+            let elapsed = await ContinuousClock().measure {
+                await #expect {
+                    try await client(kind, server).send(Request<Data>(path: target))
+                } throws: { error in
+                    guard case .httpError(503, _, _, _, _) = error as? APIError else { return false }
+                    return true
+                }
+            }
+            #expect(server.requestCount - before == 1, "not retried (\(form))")
+            #expect(elapsed < .seconds(5), "a hang guard")
+        }
+        }
+    }
+}
