@@ -68,8 +68,8 @@ struct Options: Sendable {
 
     The benchmark spawns itself with --serve as the HTTP/1.1 server on 127.0.0.1, so the
     server's CPU time is not counted as the client's, then runs, interleaved: raw
-    AsyncHTTPClient; Courier over AsyncHTTPClientTransport, with a typed APIRequest and with the
-    Request<T> value a @Service method sends; Courier with logging, retry and auth middleware;
+    AsyncHTTPClient; Courier over AsyncHTTPClientTransport, with a typed APIRequest and through
+    a @Service macro client; Courier with logging, retry and auth middleware;
     raw URLSession; Courier over URLSessionTransport — each sequentially and with many requests
     in flight. Figures are medians over rounds with min–max; ratios are Courier divided by
     raw, computed round by round in the same run.
