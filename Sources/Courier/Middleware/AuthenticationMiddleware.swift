@@ -107,11 +107,11 @@ public struct AuthenticationMiddleware: Middleware {
     private func sendWithTokens(
         _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, refresher: TokenRefresher, next: HTTPHandler
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        let lease = try await refresher.token()
+        let lease = try await refresher.token(before: context.deadline)
         let (response, responseBody) = try await next(try Self.authorize(request, with: lease.token), body, context)
         guard response.status.code == 401, MiddlewareSupport.isReplayable(body) else { return (response, responseBody) }
         await MiddlewareSupport.drain(responseBody)
-        let renewed = try await refresher.refresh(after: lease)
+        let renewed = try await refresher.refresh(after: lease, before: context.deadline)
         var retry = context
         retry.attempt += 1
         context.logger.debug("retrying with a renewed token after HTTP 401", metadata: ["courier.operation": "\(context.operationName)"])

@@ -11,7 +11,9 @@ import Foundation
 ///   the failure, gets the same ``AuthenticationError`` (kind ``AuthenticationError/Kind/refreshFailed``);
 ///   the burst does not trigger a second refresh. A request that starts afterwards may try again.
 /// - An expired token (``AccessToken/expiresAt``) is refreshed before it is used.
-/// - A caller whose task is cancelled stops waiting at once; the shared refresh goes on.
+/// - A caller whose task is cancelled, or whose deadline passes, stops waiting at once (a
+///   `CancellationError`, or a ``TransportError`` of kind ``TransportError/Kind/timeout``); the
+///   shared load or refresh goes on for the others.
 ///
 /// ```swift
 /// let refresher = TokenRefresher(provider: tokens)
@@ -56,30 +58,33 @@ public actor TokenRefresher {
     public var refreshCount: Int { refreshes }
 
     /// The token to send now: the current one, the one being refreshed, or a freshly loaded one.
-    public func token() async throws -> Lease {
-        if let inFlight { return try await land(inFlight) }
+    /// - Parameter deadline: when to stop waiting for a load or refresh (`nil`: no limit);
+    ///   ``AuthenticationMiddleware`` passes the request's deadline.
+    public func token(before deadline: ContinuousClock.Instant? = nil) async throws -> Lease {
+        if let inFlight { return try await land(inFlight, deadline: deadline) }
         if let current {
-            if current.isExpired(at: now()) { return try await startRefresh(of: current) }
+            if current.isExpired(at: now()) { return try await startRefresh(of: current, deadline: deadline) }
             return Lease(token: current, epoch: epoch)
         }
         let provider = self.provider
         let task = Task<AccessToken, any Error> {
             do { return try await provider.token() } catch { throw AuthenticationError(.tokenUnavailable, underlying: error) }
         }
-        return try await land(start(Flight(task: task, epoch: epoch + 1, isRefresh: false)))
+        return try await land(start(Flight(task: task, epoch: epoch + 1, isRefresh: false)), deadline: deadline)
     }
 
     /// A token to retry with after the server rejected `lease`'s token.
     ///
     /// Refreshes only when no newer token exists and no refresh is running or has failed since
     /// `lease` was handed out.
-    public func refresh(after lease: Lease) async throws -> Lease {
-        if let inFlight { return try await land(inFlight) }
+    /// - Parameter deadline: when to stop waiting for the refresh (`nil`: no limit).
+    public func refresh(after lease: Lease, before deadline: ContinuousClock.Instant? = nil) async throws -> Lease {
+        if let inFlight { return try await land(inFlight, deadline: deadline) }
         if lease.epoch < epoch {
             if let lastFailure { throw lastFailure }
             if let current { return Lease(token: current, epoch: epoch) }
         }
-        return try await startRefresh(of: current ?? lease.token)
+        return try await startRefresh(of: current ?? lease.token, deadline: deadline)
     }
 
     /// Replaces the token (after a login) and forgets any earlier refresh failure.
@@ -89,13 +94,13 @@ public actor TokenRefresher {
         lastFailure = nil
     }
 
-    private func startRefresh(of rejected: AccessToken) async throws -> Lease {
+    private func startRefresh(of rejected: AccessToken, deadline: ContinuousClock.Instant?) async throws -> Lease {
         refreshes += 1
         let provider = self.provider
         let task = Task<AccessToken, any Error> {
             do { return try await provider.refresh(rejected: rejected) } catch { throw AuthenticationError(.refreshFailed, underlying: error) }
         }
-        return try await land(start(Flight(task: task, epoch: epoch + 1, isRefresh: true)))
+        return try await land(start(Flight(task: task, epoch: epoch + 1, isRefresh: true)), deadline: deadline)
     }
 
     private func start(_ flight: Flight) -> Flight {
@@ -106,9 +111,9 @@ public actor TokenRefresher {
 
     /// Waits for a load or refresh. Whichever caller resumes first records the outcome, so the
     /// state is the same whatever order the actor runs the waiters in.
-    private func land(_ flight: Flight) async throws -> Lease {
+    private func land(_ flight: Flight, deadline: ContinuousClock.Instant?) async throws -> Lease {
         do {
-            let token = try await Self.value(of: flight.task)
+            let token = try await Self.value(of: flight.task, deadline: deadline)
             if epoch < flight.epoch {
                 current = token
                 epoch = flight.epoch
@@ -117,9 +122,10 @@ public actor TokenRefresher {
             if inFlight?.epoch == flight.epoch { inFlight = nil }
             return Lease(token: token, epoch: flight.epoch)
         } catch {
-            // The flight wraps every failure in AuthenticationError: a bare CancellationError means
-            // this caller was cancelled; the flight goes on and the next caller records its outcome.
-            if error is CancellationError { throw error }
+            // The flight wraps every failure in AuthenticationError: a bare CancellationError or
+            // TransportError means this caller was cancelled or ran out of time; the flight goes
+            // on and the next caller records its outcome.
+            if error is CancellationError || error is TransportError { throw error }
             let failure = error as? AuthenticationError ?? AuthenticationError(.refreshFailed, underlying: error)
             if inFlight?.epoch == flight.epoch {
                 inFlight = nil
@@ -132,10 +138,17 @@ public actor TokenRefresher {
         }
     }
 
-    /// The task's value, or `CancellationError` as soon as the *calling* task is cancelled (the
-    /// shared load or refresh keeps running for the other callers).
-    private nonisolated static func value(of task: Task<AccessToken, any Error>) async throws -> AccessToken {
+    /// The task's value, or `CancellationError` as soon as the *calling* task is cancelled, or a
+    /// timeout error at `deadline` (the shared load or refresh keeps running for the other callers).
+    private nonisolated static func value(of task: Task<AccessToken, any Error>, deadline: ContinuousClock.Instant?) async throws -> AccessToken {
         let waiter = Waiter()
+        let timer = deadline.map { deadline in
+            Task {
+                try await Task.sleep(until: deadline, clock: .continuous)
+                waiter.resume(with: .failure(TransportError(.timeout, "the deadline passed while waiting for an access token", requestMayHaveBeenSent: false)))
+            }
+        }
+        defer { timer?.cancel() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 waiter.install(continuation)
