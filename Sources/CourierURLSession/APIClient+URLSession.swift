@@ -2,7 +2,7 @@ import Courier
 import Foundation
 
 extension APIClient {
-    /// Creates a client for `baseURL` with sensible defaults: a ``URLSessionTransport`` (one
+    /// Creates a client for `baseURL` with sensible defaults: a `URLSessionTransport` (one
     /// long-lived session), the default configuration, and the given middleware.
     ///
     /// ```swift

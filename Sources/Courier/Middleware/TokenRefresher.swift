@@ -2,8 +2,8 @@ import Foundation
 
 /// The single-flight state machine behind ``AuthenticationMiddleware``'s token refresh.
 ///
-/// - Concurrent callers of ``token()`` share one load; concurrent callers of
-///   ``refresh(after:)`` share one refresh: a burst of fifty `401`s makes one
+/// - Concurrent callers of ``token(before:)`` share one load; concurrent callers of
+///   ``refresh(after:before:)`` share one refresh: a burst of fifty `401`s makes one
 ///   ``TokenProvider/refresh(rejected:)`` call, and all fifty get the new token.
 /// - A caller whose ``Lease`` is older than the current token gets the current token without a
 ///   new refresh (it was sent before the last refresh finished).
@@ -77,7 +77,9 @@ public actor TokenRefresher {
     ///
     /// Refreshes only when no newer token exists and no refresh is running or has failed since
     /// `lease` was handed out.
-    /// - Parameter deadline: when to stop waiting for the refresh (`nil`: no limit).
+    /// - Parameters:
+    ///   - lease: the lease whose token the server rejected.
+    ///   - deadline: when to stop waiting for the refresh (`nil`: no limit).
     public func refresh(after lease: Lease, before deadline: ContinuousClock.Instant? = nil) async throws -> Lease {
         if let inFlight { return try await land(inFlight, deadline: deadline) }
         if lease.epoch < epoch {
