@@ -57,15 +57,23 @@ public struct TestCertificate: Sendable {
             issuer: name,
             subject: name,
             signatureAlgorithm: .ecdsaWithSHA256,
-            extensions: try Certificate.Extensions {
-                Critical(BasicConstraints.notCertificateAuthority)
-                Critical(KeyUsage(digitalSignature: true))
-                try ExtendedKeyUsage([.serverAuth])
-                try SubjectAlternativeNames.make(dnsNames: dnsNames, ipAddresses: ipAddresses)
-            },
+            extensions: try .serverLeaf(dnsNames: dnsNames, ipAddresses: ipAddresses),
             issuerPrivateKey: Certificate.PrivateKey(key)
         )
         return try TestCertificate(certificate: certificate, key: key)
+    }
+}
+
+extension Certificate.Extensions {
+    /// The extensions of a TLS server leaf: not a CA, digital signature, server authentication,
+    /// and the names it is valid for.
+    static func serverLeaf(dnsNames: [String], ipAddresses: [String]) throws -> Certificate.Extensions {
+        try Certificate.Extensions {
+            Critical(BasicConstraints.notCertificateAuthority)
+            Critical(KeyUsage(digitalSignature: true))
+            try ExtendedKeyUsage([.serverAuth])
+            try SubjectAlternativeNames.make(dnsNames: dnsNames, ipAddresses: ipAddresses)
+        }
     }
 }
 

@@ -66,12 +66,7 @@ public struct TestCertificateAuthority: Sendable {
             issuer: name,
             subject: try DistinguishedName { CommonName(dnsNames.first ?? ipAddresses.first ?? "leaf") },
             signatureAlgorithm: .ecdsaWithSHA256,
-            extensions: try Certificate.Extensions {
-                Critical(BasicConstraints.notCertificateAuthority)
-                Critical(KeyUsage(digitalSignature: true))
-                try ExtendedKeyUsage([.serverAuth])
-                try SubjectAlternativeNames.make(dnsNames: dnsNames, ipAddresses: ipAddresses)
-            },
+            extensions: try .serverLeaf(dnsNames: dnsNames, ipAddresses: ipAddresses),
             issuerPrivateKey: Certificate.PrivateKey(key)
         )
         return try TestCertificate(certificate: leaf, key: leafKey)
