@@ -29,23 +29,10 @@ public enum Redaction {
         sensitiveHeaders.contains(name) || extra.contains(name) || isSensitive(name: name.canonicalName)
     }
 
-    /// A request target (`/path?query`) with the values of sensitive query parameters redacted.
+    /// A request target (`/path?query`) with the values of sensitive query parameters
+    /// (``QueryNames/standard``) redacted.
     public static func redactQuery(inTarget target: String) -> String {
-        guard let q = target.firstIndex(of: "?") else { return target }
-        let path = target[..<q]
-        let query = target[target.index(after: q)...]
-        var parts: [Substring] = []
-        var changed = false
-        for item in query.split(separator: "&", omittingEmptySubsequences: false) {
-            if let eq = item.firstIndex(of: "="), isSensitive(name: String(item[..<eq]).removingPercentEncoding ?? String(item[..<eq])) {
-                parts.append(item[...eq] + placeholder)
-                changed = true
-            } else {
-                parts.append(item)
-            }
-        }
-        guard changed else { return target }
-        return path + "?" + parts.joined(separator: "&")
+        QueryNames.standard.redact(target: target)
     }
 
     /// A URL string with `user:password@` removed and sensitive query values redacted, for

@@ -96,16 +96,7 @@ package enum MiddlewareSupport {
     /// The request's absolute URL with secret query values redacted, plus any `extra` names.
     package static func redactedURL(_ request: HTTPRequest, extraQueryNames: Set<String> = []) -> String {
         let origin = "\(request.scheme ?? "https")://\(request.authority ?? "")"
-        var target = Redaction.redactQuery(inTarget: request.path ?? "/")
-        if !extraQueryNames.isEmpty, let mark = target.firstIndex(of: "?") {
-            let lowered = Set(extraQueryNames.map { $0.lowercased() })
-            let items = target[target.index(after: mark)...].split(separator: "&", omittingEmptySubsequences: false).map { item -> String in
-                guard let eq = item.firstIndex(of: "=") else { return String(item) }
-                let name = String(item[..<eq]).removingPercentEncoding ?? String(item[..<eq])
-                return lowered.contains(name.lowercased()) ? String(item[...eq]) + Redaction.placeholder : String(item)
-            }
-            target = String(target[..<mark]) + "?" + items.joined(separator: "&")
-        }
-        return origin + target
+        let names = extraQueryNames.isEmpty ? Redaction.QueryNames.standard : Redaction.QueryNames.standard.adding(extraQueryNames)
+        return origin + names.redact(target: request.path ?? "/")
     }
 }
