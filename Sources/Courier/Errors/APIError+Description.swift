@@ -4,8 +4,12 @@ extension APIError: CustomStringConvertible, LocalizedError {
     /// The number of body bytes quoted in descriptions.
     static let bodyPrefixLength = 200
 
-    /// One readable line: what failed, for which request, and why.
-    public var description: String {
+    /// One readable line: what failed, for which request, and why. Control characters a server
+    /// may have sent (in its message, its body, a content type or a `Location`) are escaped
+    /// (``LogSafeText``), so a description cannot forge a log line or drive a terminal.
+    public var description: String { LogSafeText.escape(unescapedDescription) }
+
+    private var unescapedDescription: String {
         switch self {
         case .invalidURL(let url, let reason):
             return "Invalid URL '\(url)': \(reason)"
@@ -37,12 +41,11 @@ extension APIError: CustomStringConvertible, LocalizedError {
     /// Same as ``description``.
     public var errorDescription: String? { description }
 
-    /// The first bytes of a body as text (UTF-8, invalid bytes replaced), with an ellipsis when cut.
+    /// The first bytes of a body as text (UTF-8, invalid bytes replaced, control characters
+    /// escaped), with an ellipsis when cut.
     static func prefix(of body: Data) -> String {
         let cut = body.prefix(bodyPrefixLength)
-        let text = String(decoding: cut, as: UTF8.self)
-            .replacingOccurrences(of: "\n", with: "\\n")
-            .replacingOccurrences(of: "\r", with: "\\r")
+        let text = LogSafeText.escape(String(decoding: cut, as: UTF8.self))
         return body.count > bodyPrefixLength ? text + "…" : text
     }
 

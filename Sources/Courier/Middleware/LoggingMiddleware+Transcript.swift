@@ -32,10 +32,10 @@ extension LoggingMiddleware {
 
         /// `GET https://… → 200 (41 ms, 1532 bytes)`
         func summary() -> String {
-            guard let response else { return "\(method) \(url) failed after \(milliseconds) ms: \(error.map { "\($0)" } ?? "unknown error")" }
+            guard let response else { return "\(method) \(url) failed after \(milliseconds) ms: \(Self.describe(error))" }
             var text = "\(method) \(url) → \(response.status.code) (\(milliseconds) ms, \(outcome?.bytes ?? 0) bytes"
             if outcome?.abandoned == true { text += ", body not read to the end" }
-            if let error = outcome?.error { text += ", body failed: \(error)" }
+            if let error = outcome?.error { text += ", body failed: \(Self.describe(error))" }
             return text + ")"
         }
 
@@ -63,19 +63,24 @@ extension LoggingMiddleware {
         func verboseText() -> String {
             var lines = [requestLines(emoji: true)]
             guard let response else {
-                lines.append("💥 Failed after \(Self.format(duration)): \(error.map { "\($0)" } ?? "unknown error")")
+                lines.append("💥 Failed after \(Self.format(duration)): \(Self.describe(error))")
                 return lines.joined(separator: "\n")
             }
             let mark = response.status.code < 400 ? "✅" : "❌"
             lines.append("\(mark) API Response: \(response.status.code) \(Self.reason(response.status)) (\(Self.format(duration)))")
             lines.append("📦 Response Size: \(Self.format(bytes: outcome?.bytes ?? 0))")
             lines.append(responseLines(emoji: true))
-            if let error = outcome?.error { lines.append("💥 Body failed: \(error)") }
+            if let error = outcome?.error { lines.append("💥 Body failed: \(Self.describe(error))") }
             return lines.joined(separator: "\n")
         }
 
+        /// An error as one escaped line (its text may quote a server).
+        static func describe(_ error: (any Error)?) -> String {
+            LogSafeText.escape(error.map { "\($0)" } ?? "unknown error")
+        }
+
         static func reason(_ status: HTTPResponse.Status) -> String {
-            if !status.reasonPhrase.isEmpty { return status.reasonPhrase }
+            if !status.reasonPhrase.isEmpty { return LogSafeText.escape(status.reasonPhrase) }
             let common: [Int: String] = [
                 200: "OK", 201: "Created", 202: "Accepted", 204: "No Content", 301: "Moved Permanently", 302: "Found",
                 304: "Not Modified", 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found",
@@ -86,13 +91,14 @@ extension LoggingMiddleware {
         }
 
         static func format(_ fields: HTTPFields) -> String {
-            fields.isEmpty ? "(none)" : fields.map { "\($0.name.rawName): \($0.value)" }.joined(separator: ", ")
+            fields.isEmpty ? "(none)" : fields.map { "\($0.name.rawName): \(LogSafeText.escape($0.value))" }.joined(separator: ", ")
         }
 
         func format(_ data: Data, truncated: Bool) -> String {
             let text = String(decoding: data, as: UTF8.self)
             let binary = text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" && $0 != "\r" && $0 != "\t" }
-            let shown = binary ? "<\(data.count) bytes of binary data>" : BodyRedaction.redact(text, extra: redactedNames)
+            // Line breaks in a body are escaped too: a server's body must not start a log line.
+            let shown = binary ? "<\(data.count) bytes of binary data>" : LogSafeText.escape(BodyRedaction.redact(text, extra: redactedNames))
             return truncated ? shown + "… (truncated)" : shown
         }
 

@@ -1,0 +1,26 @@
+import Courier
+import Foundation
+import HTTPTypes
+import Testing
+
+@Suite("APIError descriptions")
+struct APIErrorDescriptionTests {
+    private static let request = RequestSummary(method: "GET", url: "https://api.example.com/users/7")
+
+    @Test("a server's message and body cannot forge log lines or send terminal escapes")
+    func serverTextIsEscaped() {
+        let message = "not found\n2026-01-01 INFO login ok user=admin\u{1B}[2K\u{2028}"
+        let body = Data("{\"message\":\"x\"}\r\n\u{1B}]0;owned\u{7}\u{9B}".utf8)
+        let error = APIError.httpError(statusCode: 404, message: message, response: HTTPResponse(status: .notFound), body: body, request: Self.request)
+        let text = error.description
+        #expect(!text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0 == "\u{2028}" })
+        #expect(text.contains(#"not found\n2026-01-01 INFO login ok user=admin\u{1B}[2K\u{2028}"#))
+        #expect(text.contains(#"\r\n\u{1B}]0;owned\u{7}\u{9B}"#))
+    }
+
+    @Test("an unexpected content type from the server is escaped too")
+    func contentTypeIsEscaped() {
+        let error = APIError.unexpectedContentType(request: Self.request, expected: ["application/json"], received: "text/html\u{1B}[8m")
+        #expect(error.description.contains(#"text/html\u{1B}[8m"#))
+    }
+}
