@@ -99,8 +99,20 @@ public struct Cassette: Codable, Sendable, Equatable {
 
     /// The key requests are matched by: the method and the URL with secrets redacted (so a
     /// replayed request matches whatever key or token it carries).
-    static func key(method: String, url: String) -> String {
-        "\(method) \(Redaction.redactQuery(inTarget: url))"
+    static func key(method: String, url: String, alsoRedacting names: Set<String> = []) -> String {
+        "\(method) \(names.isEmpty ? Redaction.redactQuery(inTarget: url) : Redaction.QueryNames.standard.adding(names).redact(target: url))"
+    }
+
+    /// The names of the query parameters whose value is the redaction placeholder.
+    static func redactedNames(in url: String) -> Set<String> {
+        guard let mark = url.firstIndex(of: "?") else { return [] }
+        var names: Set<String> = []
+        for item in url[url.index(after: mark)...].split(separator: "&") {
+            guard let eq = item.firstIndex(of: "="), item[item.index(after: eq)...] == Redaction.placeholder else { continue }
+            let name = String(item[..<eq])
+            names.insert(name.removingPercentEncoding ?? name)
+        }
+        return names
     }
 
     static func url(of request: HTTPRequest) -> String {

@@ -13,10 +13,16 @@ import OpenAPIRuntime
 /// ```
 ///
 /// Redacted: the values of `Authorization`, `Cookie`, `Set-Cookie`, API-key headers and any
-/// header or query parameter whose name looks secret (``Courier/Redaction``), plus the headers
-/// in `redactHeaders`. The values of those secrets are also scrubbed from text bodies (an API
-/// that echoes a token back does not leak it into the file); anything else secret in a body
-/// needs `redactBody`. The response body is read whole to record it (up to the request's
+/// header whose name looks secret (``Courier/Redaction``), plus the headers in `redactHeaders`;
+/// the values of secret query parameters (``Courier/Redaction/QueryNames/standard``: tokens,
+/// keys, pre-signed URL signatures…) plus `redactQueryItems`; and, in JSON bodies (at any depth)
+/// and form bodies, requests and responses alike, the fields whose names are secret
+/// (`password`, `access_token`, `refresh_token`, `id_token`, `client_secret`, `api_key`,
+/// `secret`, `sig`…) plus `redactBodyFields` — their values become `"<redacted>"`; a JSON body
+/// that had one is re-encoded with sorted keys. Other bodies are kept as they are, except that
+/// the values of the request's secret headers and query items are scrubbed from any text body
+/// (an API that echoes a token back does not leak it into the file); anything else secret
+/// needs `redactBody`, which runs first. The response body is read whole to record it (up to the request's
 /// `maxResponseSize`), then handed on; do not record endless streams. The file is rewritten
 /// after each exchange, so a test that crashes keeps what it did so far.
 public final class RecordingTransport: Transport {
@@ -24,19 +30,30 @@ public final class RecordingTransport: Transport {
     /// The cassette file.
     public let file: URL
     private let extraHeaders: Set<HTTPField.Name>
+    private let queryNames: Redaction.QueryNames
+    private let bodyFields: CassetteBodyRedaction
     private let redactBody: @Sendable (Data) -> Data
     private let cassette = Locked(Cassette())
 
     /// Records the exchanges `transport` makes into `file` (replacing what it held).
+    /// - Parameters:
+    ///   - redactHeaders: more header names to redact.
+    ///   - redactQueryItems: more query parameter names to redact (compared case-insensitively).
+    ///   - redactBodyFields: more JSON member or form field names to redact (case-insensitively).
+    ///   - redactBody: your own rewrite of every body, applied before the rules above.
     public init(
         _ transport: any Transport,
         file: URL,
         redactHeaders: Set<HTTPField.Name> = [],
+        redactQueryItems: Set<String> = [],
+        redactBodyFields: Set<String> = [],
         redactBody: @escaping @Sendable (Data) -> Data = { $0 }
     ) {
         self.upstream = transport
         self.file = file
         self.extraHeaders = redactHeaders
+        self.queryNames = Redaction.QueryNames.standard.adding(redactQueryItems)
+        self.bodyFields = CassetteBodyRedaction(adding: redactBodyFields)
         self.redactBody = redactBody
     }
 
@@ -54,12 +71,18 @@ public final class RecordingTransport: Transport {
         let (response, responseBody) = try await upstream.send(request, body: forwarded, context: context)
         let data = try await Data(collecting: responseBody ?? HTTPBody(), upTo: context.maxResponseSize)
 
-        let secrets = Self.secrets(in: request, extra: extraHeaders)
-        let (reqText, reqEncoding) = Cassette.RecordedMessage.encodeBody(Self.scrub(redactBody(requestBody), secrets: secrets))
-        let (resText, resEncoding) = Cassette.RecordedMessage.encodeBody(Self.scrub(redactBody(data), secrets: secrets))
+        // Secret values the request carried (headers, query, body fields), longest first, so an
+        // answer that echoes them (even inside a JSON string) does not leak them into the file.
+        let secrets = (Self.secrets(in: request, extra: extraHeaders, queryNames: queryNames)
+            + bodyFields.secretValues(in: requestBody, contentType: request.headerFields[.contentType]).filter { $0.count >= 4 })
+            .sorted { $0.count > $1.count }
+        let sent = bodyFields.redact(redactBody(requestBody), contentType: request.headerFields[.contentType])
+        let received = bodyFields.redact(redactBody(data), contentType: response.headerFields[.contentType])
+        let (reqText, reqEncoding) = Cassette.RecordedMessage.encodeBody(Self.scrub(sent, secrets: secrets))
+        let (resText, resEncoding) = Cassette.RecordedMessage.encodeBody(Self.scrub(received, secrets: secrets))
         let exchange = Cassette.Exchange(
             request: Cassette.RecordedMessage(
-                method: request.method.rawValue, url: Redaction.redactQuery(inTarget: Cassette.url(of: request)), status: nil,
+                method: request.method.rawValue, url: queryNames.redact(target: Cassette.url(of: request)), status: nil,
                 headers: Cassette.RecordedMessage.encodeHeaders(request.headerFields, redacting: extraHeaders),
                 body: reqText, bodyEncoding: reqEncoding),
             response: Cassette.RecordedMessage(
@@ -77,7 +100,7 @@ public final class RecordingTransport: Transport {
 
     /// The secret values the request carried: sensitive header values (and the credential
     /// after `Bearer `/`Basic `), and sensitive query values, percent-decoded too.
-    static func secrets(in request: HTTPRequest, extra: Set<HTTPField.Name>) -> [String] {
+    static func secrets(in request: HTTPRequest, extra: Set<HTTPField.Name>, queryNames: Redaction.QueryNames = .standard) -> [String] {
         var found: Set<String> = []
         for field in request.headerFields where Redaction.isSensitive(header: field.name, extra: extra) {
             found.insert(field.value)
@@ -87,7 +110,7 @@ public final class RecordingTransport: Transport {
             for item in target[target.index(after: mark)...].split(separator: "&") {
                 guard let eq = item.firstIndex(of: "=") else { continue }
                 let name = String(item[..<eq])
-                guard Redaction.isSensitive(name: name.removingPercentEncoding ?? name) else { continue }
+                guard queryNames.contains(name.removingPercentEncoding ?? name) else { continue }
                 let value = String(item[item.index(after: eq)...])
                 found.insert(value)
                 if let decoded = value.removingPercentEncoding { found.insert(decoded) }

@@ -8,7 +8,9 @@ import OpenAPIRuntime
 /// Requests are matched by method and URL (secret query values ignored, as they were redacted
 /// when recording). Exchanges with the same key are answered in the order they were recorded;
 /// the last one repeats. A request that was never recorded fails with ``UnknownRequest``, which
-/// names it and lists what the cassette holds.
+/// names it and lists what the cassette holds; a recorded answer that is not a valid HTTP
+/// response (a status outside 100...999) fails with ``InvalidExchange`` — never the process.
+/// A query parameter recorded as `<redacted>` matches any value.
 ///
 /// ```swift
 /// let client = APIClient(configuration: configuration,
@@ -25,6 +27,15 @@ public final class ReplayTransport: Transport {
             "ReplayTransport: no recorded exchange for \(request). The cassette has: "
                 + (recorded.isEmpty ? "nothing" : recorded.joined(separator: ", "))
         }
+    }
+
+    /// A recorded exchange that cannot be answered (a status outside 100...999).
+    public struct InvalidExchange: Error, Sendable, CustomStringConvertible {
+        /// The method and URL of the request it answers (secrets redacted).
+        public var request: String
+        /// What is wrong with the recorded response.
+        public var reason: String
+        public var description: String { "ReplayTransport: the cassette's answer to \(request) cannot be replayed: \(reason)" }
     }
 
     /// The cassette being replayed.
@@ -45,8 +56,16 @@ public final class ReplayTransport: Transport {
     public func send(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
         if let body { _ = try await Data(collecting: body, upTo: .max) }
         requestLog.withLock { $0.append(request) }
-        let key = Cassette.key(method: request.method.rawValue, url: Cassette.url(of: request))
-        let candidates = cassette.exchanges.filter { Cassette.key(method: $0.request.method ?? "", url: $0.request.url ?? "") == key }
+        let url = Cassette.url(of: request)
+        let key = Cassette.key(method: request.method.rawValue, url: url)
+        // A parameter redacted when recording (a name the recorder was told to redact, too)
+        // matches whatever the request carries now.
+        let candidates = cassette.exchanges.filter { exchange in
+            let recorded = exchange.request.url ?? ""
+            let names = Cassette.redactedNames(in: recorded)
+            return Cassette.key(method: exchange.request.method ?? "", url: recorded)
+                == (names.isEmpty ? key : Cassette.key(method: request.method.rawValue, url: url, alsoRedacting: names))
+        }
         guard !candidates.isEmpty else {
             throw UnknownRequest(request: key, recorded: cassette.exchanges.map { "\($0.request.method ?? "?") \($0.request.url ?? "?")" })
         }
@@ -56,7 +75,11 @@ public final class ReplayTransport: Transport {
             return min(index, candidates.count - 1)
         }
         let recorded = candidates[index].response
-        var head = HTTPResponse(status: .init(code: recorded.status ?? 200))
+        let status = recorded.status ?? 200
+        guard (100...999).contains(status) else {
+            throw InvalidExchange(request: key, reason: "its status \(status) is not an HTTP status code (100...999)")
+        }
+        var head = HTTPResponse(status: .init(code: status))
         head.headerFields = recorded.headerFields
         return (head, request.method == .head ? nil : HTTPBody(recorded.bodyData))
     }

@@ -26,6 +26,7 @@ import ServiceLifecycle
 /// - streaming: `/bytes/{n}`, `/stream-bytes/{n}`, `/infinite`; content: `/gzip`, `/events`
 /// - redirects: `/redirect/{n}`, `/redirect-to?url=&status=` (any method), `/redirect-loop`
 /// - auth: `GET /auth/protected`, `POST /auth/rotate`, `GET /auth/refresh-count`
+/// - hostile: `/hostile/error?status=&message=&raw=` (any message characters), `POST /hostile/tokens`
 public final class TestServer: Sendable {
     /// The port the server listens on.
     public let port: Int
@@ -77,6 +78,7 @@ public final class TestServer: Sendable {
         ContentRoutes.add(to: router, state: state)
         RedirectRoutes.add(to: router)
         AuthRoutes.add(to: router, state: state)
+        HostileRoutes.add(to: router)
 
         var logger = Logger(label: "CourierTestServer")
         logger.logLevel = ProcessInfo.processInfo.environment["COURIER_TEST_SERVER_LOG"]

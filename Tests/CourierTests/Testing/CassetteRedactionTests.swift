@@ -1,0 +1,92 @@
+import Courier
+import CourierTesting
+import Foundation
+import HTTPTypes
+import Testing
+
+@Suite("Cassettes: secret body fields and hostile recordings")
+struct CassetteRedactionTests {
+    private static let baseURL = URL(string: "https://api.example.com")!
+
+    /// Records one exchange through a stub that answers `response` and returns the file's text.
+    private func record(
+        _ request: Request<Data>, response: StubResponse, recorder: (any Transport, URL) -> RecordingTransport = { RecordingTransport($0, file: $1) }
+    ) async throws -> (text: String, cassette: Cassette) {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-cassette-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let live = StubTransport()
+        live.on(request.method, "/**", response)
+        let client = APIClient(configuration: APIConfiguration(baseURL: Self.baseURL), transport: recorder(live, file))
+        _ = try await client.send(request)
+        return (try String(contentsOf: file, encoding: .utf8), try Cassette(contentsOf: file))
+    }
+
+    @Test("secret fields of JSON bodies are redacted at any depth, in requests and responses")
+    func jsonBodies() async throws {
+        let login = Request<Data>(method: .post, path: "/oauth/token", body: .data(Data(#"""
+            {"username":"ada","password":"HUNTER2-SECRET","client":{"client_secret":"CS-SECRET","scopes":["a"]},
+             "devices":[{"name":"phone","api_key":"AK-SECRET"}],"count":2}
+            """#.utf8), contentType: "application/json"))
+        let tokens = StubResponse.json([
+            "access_token": "AT-SECRET", "refresh_token": "RT-SECRET", "id_token": "IT-SECRET", "token_type": "bearer",
+            "expires_in": "3600",
+        ])
+        let (text, cassette) = try await record(login, response: tokens)
+        for secret in ["HUNTER2-SECRET", "CS-SECRET", "AK-SECRET", "AT-SECRET", "RT-SECRET", "IT-SECRET"] {
+            #expect(!text.contains(secret), "\(secret) leaked into the cassette")
+        }
+        let request = try #require(try JSONSerialization.jsonObject(with: cassette.exchanges[0].request.bodyData) as? [String: Any])
+        #expect(request["username"] as? String == "ada")
+        #expect(request["password"] as? String == "<redacted>")
+        #expect((request["client"] as? [String: Any])?["scopes"] as? [String] == ["a"])
+        #expect(((request["devices"] as? [[String: Any]])?.first)?["name"] as? String == "phone")
+        let response = try #require(try JSONSerialization.jsonObject(with: cassette.exchanges[0].response.bodyData) as? [String: Any])
+        #expect(response["token_type"] as? String == "bearer")
+        #expect(response["access_token"] as? String == "<redacted>")
+    }
+
+    @Test("secret fields of form bodies are redacted; other fields and their order stay")
+    func formBodies() async throws {
+        let login = Request<Data>(method: .post, path: "/login",
+                                  body: .form([("username", "ada"), ("password", "HUNTER2 SECRET"), ("grant_type", "password"), ("client_secret", "CS")]))
+        let (text, cassette) = try await record(login, response: .text("ok"))
+        #expect(!text.contains("HUNTER2"))
+        #expect(cassette.exchanges[0].request.body == "username=ada&password=<redacted>&grant_type=password&client_secret=<redacted>")
+    }
+
+    @Test("users add body fields; bodies that are not JSON or a form are recorded as they are")
+    func extraFieldsAndOtherBodies() async throws {
+        let request = Request<Data>(method: .post, path: "/otp", body: .json(["otp_code": "123456", "note": "password=x"]))
+        let (text, _) = try await record(request, response: .text("password=plain text, not a form")) {
+            RecordingTransport($0, file: $1, redactBodyFields: ["OTP_Code"])
+        }
+        #expect(!text.contains("123456"))
+        #expect(text.contains("password=plain text, not a form"))
+        #expect(text.contains("password=x"), "a JSON string value is not parsed as a form")
+    }
+
+    @Test("users add query names for the cassette's URLs")
+    func extraQueryNames() async throws {
+        let request = Request<Data>(path: "/maps", query: [.init(name: "key", value: "AIza-SECRET"), .init(name: "sig", value: "SIG-SECRET")])
+        let (text, _) = try await record(request, response: .text("ok")) {
+            RecordingTransport($0, file: $1, redactQueryItems: ["key"])
+        }
+        #expect(!text.contains("AIza-SECRET"))
+        #expect(!text.contains("SIG-SECRET"))
+    }
+
+    @Test("a cassette with a status outside 100...999 fails the request with a clear error, never the process", arguments: [-1, 0, 42, 99, 1000, Int.max, Int.min])
+    func hostileStatus(_ status: Int) async throws {
+        let replay = ReplayTransport(cassette: Cassette(exchanges: [
+            .init(request: .init(method: "GET", url: "https://api.example.com/odd", headers: []),
+                  response: .init(status: status, headers: [], body: "x")),
+        ]))
+        let client = APIClient(configuration: APIConfiguration(baseURL: Self.baseURL), transport: replay)
+        await #expect {
+            try await client.send(Request<String>(path: "/odd"))
+        } throws: { error in
+            let description = "\((error as? APIError)?.underlyingError ?? error)"
+            return description.contains("\(status)") && description.contains("GET https://api.example.com/odd")
+        }
+    }
+}
