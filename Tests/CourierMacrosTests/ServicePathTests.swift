@@ -31,6 +31,23 @@ struct ServicePathTests {
         #expect(stub.requests.isEmpty)
     }
 
+    @Test("an empty value is refused before anything is sent; nil still uses the default")
+    func emptyValueIsRefused() async throws {
+        let postsStub = StubTransport()
+        postsStub.on(.get, "/authors/*", .json(Author(name: "x")))
+        let posts = PostsService(baseURL: baseURL, transport: postsStub)
+        let (library, stub, _) = makeLibrary()
+        stub.on(.get, "/files/*", .text("ok"))
+
+        let error = await #expect(throws: APIError.self) { _ = try await library.text(name: "") }
+        #expect(error.map { "\($0)" }?.contains("'name'") == true)
+        await #expect(throws: APIError.self) { _ = try await posts.author(name: "") }
+        _ = try await posts.author(name: nil)
+
+        #expect(stub.requests.isEmpty)
+        #expect(postsStub.requests.map(\.target) == ["/v1/authors/John%20Smith"])
+    }
+
     @Test("nil uses the template's default, quoted or not")
     func defaults() async throws {
         let postsStub = StubTransport()

@@ -13,6 +13,9 @@ public struct PathEncodingError: Error, Sendable, CustomStringConvertible {
 /// - `{+name}`: the value inserted as a sub-path on purpose (`/` kept; characters that are not
 ///   allowed in a path are still encoded; `.`/`..` segments refused).
 /// - `{name=default}` or `{name="John Smith"}`: the default when `name` has no value.
+///
+/// An empty value (given, or an empty default) is refused, naming the parameter: it would drop
+/// the segment, so `DELETE /users/{id}` would become `DELETE /users/`.
 public enum PathTemplate {
     /// The path with its templates replaced by their encoded values.
     public static func expand(_ template: String, with parameters: [String: String]) throws -> String {
@@ -51,6 +54,7 @@ public enum PathTemplate {
 
     /// One path segment: everything but unreserved characters percent-encoded.
     public static func segment(_ value: String, name: String = "value") throws -> String {
+        if value.isEmpty { throw emptyValue(name) }
         if value == "." || value == ".." {
             throw PathEncodingError(reason: "path parameter '\(name)' is '\(value)', which would change the path")
         }
@@ -59,10 +63,15 @@ public enum PathTemplate {
 
     /// A sub-path: `/` kept, other characters not allowed in a path encoded, dot-segments refused.
     public static func subPath(_ value: String, name: String = "value") throws -> String {
+        if value.isEmpty { throw emptyValue(name) }
         for part in value.split(separator: "/", omittingEmptySubsequences: false) where part == "." || part == ".." {
             throw PathEncodingError(reason: "path parameter '\(name)' contains a '\(part)' segment")
         }
         return PercentEncoding.encode(value, allowing: .init(extra: "!$&'()*+,;=:@/"))
+    }
+
+    private static func emptyValue(_ name: String) -> PathEncodingError {
+        PathEncodingError(reason: "path parameter '\(name)' is empty, which would leave its segment out of the path")
     }
 }
 

@@ -89,7 +89,8 @@ public struct BaseParametersMiddleware: Middleware {
         let merged: Data
         if isForm {
             let text = String(decoding: data, as: UTF8.self)
-            let existing = Set(text.split(separator: "&").map { String($0.split(separator: "=", maxSplits: 1)[0]) })
+            // `=` alone or `=x` has an empty name: split keeping empty pieces, so [0] always exists.
+            let existing = Set(text.split(separator: "&").map { String($0.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0]) })
             let extra = items.filter { !existing.contains(String(FormEncoding.encode([($0.name, "")]).dropLast())) }
             let encoded = FormEncoding.encode(extra.map { ($0.name, $0.value ?? "") })
             guard !encoded.isEmpty else { return body }

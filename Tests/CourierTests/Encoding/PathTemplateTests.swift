@@ -26,6 +26,20 @@ struct PathTemplateTests {
         #expect(throws: PathEncodingError.self) { try PathTemplate.expand("/files/{+path}", with: ["path": "a/../etc"]) }
     }
 
+    @Test("an empty value is refused, naming the parameter: '/users/{id}' never becomes '/users/'")
+    func emptyValueRefused() {
+        for template in ["/users/{id}", "/users/{+id}", "/users/{id=3}", "/users/{id}/posts"] {
+            #expect {
+                try PathTemplate.expand(template, with: ["id": ""])
+            } throws: { error in
+                "\(error)".contains("'id'") && "\(error)".contains("empty")
+            }
+        }
+        #expect(throws: PathEncodingError.self) { try PathTemplate.segment("", name: "id") }
+        #expect(throws: PathEncodingError.self) { try PathTemplate.subPath("", name: "id") }
+        #expect((try? PathTemplate.expand("/users/{id}", with: ["id": " "])) == "/users/%20")
+    }
+
     @Test("defaults are used when a parameter has no value")
     func defaults() throws {
         #expect(try PathTemplate.expand("/authors/{name=\"John Smith\"}", with: [:]) == "/authors/John%20Smith")

@@ -36,6 +36,20 @@ import Testing
         #expect(requests.allSatisfy { $0.query == nil })
     }
 
+    @Test func mergesIntoAFormBodyWithEmptyAndNamelessPairs() async throws {
+        let stub = StubTransport()
+        stub.on(.post, "/**", .text("ok"))
+        let client = F.client(stub, [BaseParametersMiddleware(Self.device, placement: .body)])
+        for (form, expected) in [
+            ("name=Ada&=&lang=en", "name=Ada&=&lang=en&os=iOS&appVersion=1.2+beta"),
+            ("=", "=&os=iOS&appVersion=1.2+beta"),
+            ("&&=x&os", "&&=x&os&appVersion=1.2+beta"),
+        ] {
+            _ = try await client.send(F.text(.post, "/form", body: .data(Data(form.utf8), contentType: "application/x-www-form-urlencoded")))
+            #expect(stub.requests.last?.bodyText == expected)
+        }
+    }
+
     @Test func fallsBackToTheQueryForAStreamedBodyWithoutReadingIt() async throws {
         let stub = StubTransport()
         stub.on(.post, "/upload", .text("ok"))
