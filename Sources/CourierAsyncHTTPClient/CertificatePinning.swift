@@ -5,16 +5,35 @@ import NIOSSL
 /// Which server keys or certificates are trusted, per host, on top of normal chain and
 /// hostname validation (which still apply).
 ///
-/// Pins are SHA-256 hashes, base64-encoded, as OkHttp and curl write them: of the leaf's DER
-/// SubjectPublicKeyInfo (`spki`, survives certificate renewal with the same key), or of the whole
-/// DER certificate (`certificate`). A host with pins must present a leaf matching one of them; a
-/// host without pins, or listed in `excludedHosts`, is not pinned.
+/// Pins are SHA-256 hashes, base64-encoded, as OkHttp and curl write them: of a DER
+/// SubjectPublicKeyInfo (`spki`, survives certificate renewal with the same key), or of a whole
+/// DER certificate (`certificate`). A host with pins must match one of them; a host without
+/// pins, or listed in `excludedHosts`, is not pinned.
+///
+/// What a pin may name (``PinningAsyncHTTPClientTransport`` checks it):
+/// - **the leaf** the server presents;
+/// - **a trust anchor** (a root CA) that the transport's `TLSConfiguration` names: its
+///   `trustRoots` (`.certificates`, `.file`, or the system bundle for `.default`) or
+///   `additionalTrustRoots`. The host is then trusted *only* through the pinned anchors: BoringSSL
+///   verifies the chain, intermediates included, and a chain that ends at another root fails the
+///   handshake with a ``CertificatePinningError``. (A leaf pin of the same host then adds nothing:
+///   the pinned anchor decides.)
+/// - An intermediate cannot be pinned: NIOSSL does not expose the chain a server presents to
+///   AsyncHTTPClient. Such a pin never matches, so the host fails closed, with an error that says so.
+///
+/// Host keys are names (compared case-insensitively, a trailing dot ignored) or OkHttp's
+/// wildcards: `*.example.com` matches one label (`api.example.com`, not `example.com` nor
+/// `a.b.example.com`), `**.example.com` any number (`example.com`, `a.b.example.com`). A host
+/// gets the pins of every key that matches it. A wildcard never matches an IP address. A key
+/// with `*` anywhere else is invalid: the transport refuses every request until it is fixed
+/// (see ``invalidPatterns``), rather than pinning nothing.
 ///
 /// ```swift
 /// let pinning = CertificatePinning(
 ///     pins: ["api.example.com": [.spki("btaQPmsrSFwJoauFgTBpv1na7Y8IO6Uie6VOeXDVuC0="),
-///                                .spki("<backup key's pin>")]],
-///     excludedHosts: ["cdn.example.com"])
+///                                .spki("<backup key's pin>")],
+///            "**.cdn.example.com": [.spki("<the CDN's root CA key>")]],
+///     excludedHosts: ["static.example.com"])
 /// let transport = PinningAsyncHTTPClientTransport(pinning: pinning)
 /// ```
 ///
@@ -60,7 +79,7 @@ public struct CertificatePinning: Sendable {
         public var description: String { "\(kind == .spki ? "spki" : "certificate")/sha256/\(sha256.base64EncodedString())" }
     }
 
-    /// Pins per host name (compared case-insensitively, a trailing dot ignored).
+    /// Pins per host name or wildcard pattern (compared case-insensitively, a trailing dot ignored).
     public var pins: [String: [Pin]]
     /// Hosts never pinned, even if they have pins (seed 004's `urlsExcludedFromPinning`).
     public var excludedHosts: Set<String>
@@ -71,11 +90,53 @@ public struct CertificatePinning: Sendable {
         self.excludedHosts = Set(excludedHosts.map(Self.normalise))
     }
 
-    /// The pins for `host`, or `nil` when it is not pinned.
+    /// The pins for `host` (those of its own key and of every wildcard key that matches it), or
+    /// `nil` when it is not pinned.
     public func pins(for host: String) -> [Pin]? {
         let host = Self.normalise(host)
-        guard !excludedHosts.contains(host), let pins = pins[host], !pins.isEmpty else { return nil }
-        return pins
+        guard !excludedHosts.contains(host) else { return nil }
+        var found = pins[host] ?? []
+        for (pattern, patternPins) in pins where pattern.hasPrefix("*") && Self.matches(pattern: pattern, host: host) {
+            found += patternPins
+        }
+        return found.isEmpty ? nil : found
+    }
+
+    /// Keys of ``pins`` that are neither a host name nor `*.name` / `**.name`: they would pin
+    /// nothing, so the transport refuses requests while there are any.
+    public var invalidPatterns: [String] {
+        pins.keys.filter { !Self.isValid(pattern: $0) }.sorted()
+    }
+}
+
+extension CertificatePinning {
+    /// Whether `pattern` (normalised) applies to `host` (normalised), with OkHttp's rules.
+    static func matches(pattern: String, host: String) -> Bool {
+        if pattern == host { return true }
+        guard !isIPAddress(host) else { return false }
+        if pattern.hasPrefix("**.") {
+            let suffix = pattern.dropFirst(3)
+            return host == suffix || host.hasSuffix("." + suffix)
+        }
+        if pattern.hasPrefix("*.") {
+            let suffix = pattern.dropFirst(2)
+            guard host.hasSuffix("." + suffix) else { return false }
+            let label = host.dropLast(suffix.count + 1)
+            return !label.isEmpty && !label.contains(".")
+        }
+        return false
+    }
+
+    /// A host name, or `*.` / `**.` followed by a host name, with no other `*` and no empty label.
+    static func isValid(pattern: String) -> Bool {
+        var name = Substring(pattern)
+        if name.hasPrefix("**.") { name = name.dropFirst(3) } else if name.hasPrefix("*.") { name = name.dropFirst(2) }
+        return !name.isEmpty && !name.contains("*") && !name.hasPrefix(".") && !name.contains("..")
+    }
+
+    /// `127.0.0.1` or `::1` (wildcards are for names, never addresses).
+    static func isIPAddress(_ host: String) -> Bool {
+        host.contains(":") || (!host.isEmpty && host.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") })
     }
 }
 
@@ -105,5 +166,6 @@ public struct CertificatePinningError: Error, Sendable, CustomStringConvertible 
         if let reason { return "certificate pinning failed for \(host): \(reason)" }
         return "certificate pinning failed for \(host): the server's key \(received?.description ?? "?") matches none of "
             + expected.map(\.description).joined(separator: ", ")
+            + " (pins may name the leaf or a trust anchor of the transport's TLS configuration; an intermediate cannot be checked)"
     }
 }

@@ -9,6 +9,13 @@ import OpenAPIRuntime
 /// An AsyncHTTPClient transport that pins the certificates of some hosts
 /// (``CertificatePinning``). Normal chain and hostname validation still apply.
 ///
+/// A pin of the leaf is checked once the handshake is done. A pin of a trust anchor that the
+/// configuration's `TLSConfiguration` names makes that host's connections trust only the pinned
+/// anchors, so BoringSSL itself refuses a chain that ends anywhere else. Wildcard host keys
+/// (`*.example.com`, `**.example.com`) work as in OkHttp; an invalid key fails every request.
+/// A host pinned to anchors does not retry a failed connection itself (a refused chain would be
+/// refused again): the failure is reported at once, and `RetryMiddleware` may retry it.
+///
 /// AsyncHTTPClient has no certificate-verification callback, so the pins are checked in its
 /// connection initializers, once the TLS handshake is done and before the connection carries a
 /// request. Each pinned host gets its own `HTTPClient` (so the check knows which host it is
@@ -35,9 +42,12 @@ public final class PinningAsyncHTTPClientTransport: Transport {
     final class PinnedClient: Sendable {
         let client: HTTPClient
         let failures: PinFailures
-        init(client: HTTPClient, failures: PinFailures) {
+        /// The pins of trust anchors this client's connections are limited to (empty: leaf pins only).
+        let anchorPins: [CertificatePinning.Pin]
+        init(client: HTTPClient, failures: PinFailures, anchorPins: [CertificatePinning.Pin]) {
             self.client = client
             self.failures = failures
+            self.anchorPins = anchorPins
         }
     }
 
@@ -64,6 +74,11 @@ public final class PinningAsyncHTTPClientTransport: Transport {
     /// Sends the request, checking the host's pins before any byte of it is written.
     public func send(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
         let host = Self.host(of: request.authority ?? "")
+        if let invalid = pinning.invalidPatterns.first {
+            let error = CertificatePinningError(host: host, expected: [], received: nil,
+                                                reason: "the pin key '\(invalid)' is not a host name, '*.name' or '**.name', so it would pin nothing; fix the CertificatePinning")
+            throw TransportError(.tls, error.description, underlying: error, requestMayHaveBeenSent: false)
+        }
         guard let pins = pinning.pins(for: host) else {
             return try await AsyncHTTPClientTransport(client: unpinned, requestsCompression: true, clientReadTimeout: readTimeout).send(request, body: body, context: context)
         }
@@ -75,14 +90,24 @@ public final class PinningAsyncHTTPClientTransport: Transport {
         let transport = AsyncHTTPClientTransport(client: pinned.client, requestsCompression: true, clientReadTimeout: readTimeout)
         let failures = pinned.failures
         let generation = failures.generation
-        return try await withThrowingTaskGroup(of: (HTTPResponse, HTTPBody?).self) { group in
-            group.addTask { try await transport.send(request, body: body, context: context) }
-            group.addTask {
-                let error = try await failures.wait(after: generation)
-                throw TransportError(.tls, error.description, underlying: error, requestMayHaveBeenSent: false)
+        let anchorPins = pinned.anchorPins
+        do {
+            return try await withThrowingTaskGroup(of: (HTTPResponse, HTTPBody?).self) { group in
+                group.addTask { try await transport.send(request, body: body, context: context) }
+                group.addTask {
+                    let error = try await failures.wait(after: generation)
+                    throw TransportError(.tls, error.description, underlying: error, requestMayHaveBeenSent: false)
+                }
+                defer { group.cancelAll() }
+                return try await group.next()!
             }
-            defer { group.cancelAll() }
-            return try await group.next()!
+        } catch let error as TransportError where error.kind == .tls && !anchorPins.isEmpty && !(error.underlying is CertificatePinningError) {
+            // The handshake failed with trust limited to the pinned anchors: say so.
+            let pinning = CertificatePinningError(
+                host: host, expected: anchorPins, received: nil,
+                reason: "the TLS handshake failed with trust limited to the pinned certificate authorities "
+                    + anchorPins.map(\.description).joined(separator: ", ") + " (a chain that ends at another root fails here): \(error.message)")
+            throw TransportError(.tls, pinning.description, underlying: pinning, requestMayHaveBeenSent: false)
         }
     }
 
@@ -91,12 +116,30 @@ public final class PinningAsyncHTTPClientTransport: Transport {
             if let existing = clients[host] { return existing }
             let failures = PinFailures()
             var configuration = self.configuration
+            // Pins of trust anchors the configuration names: limit this host's trust to them.
+            var tls = configuration.tlsConfiguration ?? TLSConfiguration.makeClientConfiguration()
+            var anchors: [NIOSSLCertificate] = []
+            if case .none = tls.certificateVerification {
+                // Nothing verifies the chain, so an anchor pin cannot be relied on: leaf pins only.
+            } else {
+                anchors = Self.trustAnchors(of: tls).filter { anchor in pins.contains { $0.matches(anchor) } }
+            }
+            let anchorPins = pins.filter { pin in anchors.contains { pin.matches($0) } }
+            if !anchors.isEmpty {
+                tls.trustRoots = .certificates(anchors)
+                tls.additionalTrustRoots = []
+                configuration.tlsConfiguration = tls
+                // A chain refused under the pinned anchors is refused again on every retry:
+                // report it at once rather than retrying the handshake until the deadline.
+                configuration.connectionPool.retryConnectionEstablishment = false
+            }
             let check: @Sendable (any Channel) -> EventLoopFuture<Void> = { channel in
                 channel.eventLoop.submit {
                     let handler = try? channel.pipeline.syncOperations.handler(type: NIOSSLClientHandler.self)
                     let error: CertificatePinningError?
                     if let handler, let certificate = handler.peerCertificate {
-                        error = pins.contains { $0.matches(certificate) }
+                        // With anchor pins, BoringSSL already verified a chain to a pinned anchor.
+                        error = !anchorPins.isEmpty || pins.contains { $0.matches(certificate) }
                             ? nil
                             : CertificatePinningError(host: host, expected: pins, received: try? .spki(of: certificate))
                     } else {
@@ -111,11 +154,34 @@ public final class PinningAsyncHTTPClientTransport: Transport {
             configuration.http1_1ConnectionDebugInitializer = check
             configuration.http2ConnectionDebugInitializer = check
             let entry = PinnedClient(client: HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration),
-                                     failures: failures)
+                                     failures: failures, anchorPins: anchorPins)
             clients[host] = entry
             return entry
         }
     }
+
+    /// The root certificates `tls` trusts and names: `trustRoots` (the system bundle for
+    /// `.default` on Linux), then `additionalTrustRoots`. Files that cannot be read are skipped.
+    static func trustAnchors(of tls: TLSConfiguration) -> [NIOSSLCertificate] {
+        func load(_ path: String) -> [NIOSSLCertificate] { (try? NIOSSLCertificate.fromPEMFile(path)) ?? [] }
+        var anchors: [NIOSSLCertificate] = []
+        switch tls.trustRoots ?? .default {
+        case .certificates(let certificates): anchors += certificates
+        case .file(let path): anchors += load(path)
+        case .default: anchors += systemBundlePaths.lazy.map(load).first { !$0.isEmpty } ?? []
+        }
+        for extra in tls.additionalTrustRoots {
+            switch extra {
+            case .certificates(let certificates): anchors += certificates
+            case .file(let path): anchors += load(path)
+            }
+        }
+        return anchors
+    }
+
+    /// Where Linux distributions keep the system's root certificates (as NIOSSL looks for them).
+    static let systemBundlePaths = ["/etc/ssl/certs/ca-certificates.crt", "/etc/pki/tls/certs/ca-bundle.crt",
+                                    "/etc/ssl/ca-bundle.pem", "/etc/pki/tls/cacert.pem", "/etc/ssl/cert.pem"]
 
     /// `host` of `host:port` or `[v6]:port`.
     static func host(of authority: String) -> String {
