@@ -137,3 +137,30 @@ struct LimitsTests {
         }
     }
 }
+
+/// Timeouts at the extremes of `Duration` never crash the deadline arithmetic.
+@Suite("Extreme timeouts")
+struct ExtremeTimeoutTests {
+    @Test("a timeout of .seconds(Int64.max) means no timeout: the request succeeds", arguments: TransportKind.allCases)
+    func hugeTimeout(_ kind: TransportKind) async throws {
+        try await withTestServer { (server: TestServer) async throws in
+            for timeout: Duration in [.seconds(Int64.max), .seconds(Int64.max / 2), .seconds(1e15)] {
+                let client = kind.client(for: server) { $0.timeout = timeout }
+                #expect(try await client.send(Request<Echo>(path: "/echo")).method == "GET")
+                var options = RequestOptions()
+                options.timeout = timeout
+                #expect(try await kind.client(for: server).send(Request<Echo>(path: "/echo", options: options)).method == "GET")
+            }
+        }
+    }
+
+    @Test("a zero or negative timeout is an immediate timeout, not a crash", arguments: TransportKind.allCases)
+    func zeroTimeout(_ kind: TransportKind) async throws {
+        try await withTestServer { (server: TestServer) async throws in
+            for timeout: Duration in [.zero, .seconds(-1), .seconds(Int64.min)] {
+                let client = kind.client(for: server) { $0.timeout = timeout }
+                await #expect(throws: APIError.self) { try await client.send(Request<Echo>(path: "/slow", query: [.init(name: "ms", value: "200")])) }
+            }
+        }
+    }
+}

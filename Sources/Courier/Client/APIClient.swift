@@ -121,9 +121,11 @@ public final class APIClient: Sendable {
         let name = options.operationName ?? operationName(of: request)
         let prepared = try builder.prepare(request, operationName: name)
         let timeout = options.timeout ?? configuration.timeout
-        let context = RequestContext(
+        var context = RequestContext(
             operationName: name, baseURL: configuration.baseURL, options: options, attempt: 1, timeout: timeout,
             maxResponseSize: options.maxResponseSize ?? configuration.maxResponseSize, logger: configuration.logger)
+        context.targetsBaseOrigin = prepared.targetsBaseOrigin
+        context.sensitiveHeaders = configuration.sensitiveHeaders
         return (prepared, context)
     }
 
@@ -174,6 +176,9 @@ public final class APIClient: Sendable {
             if error.kind == .timeout { return APIError.timeout(request: summary, after: timeout) }
             return APIError.network(request: summary, underlying: error)
         case let error as RedirectError: return APIError.network(request: summary, underlying: error)
+        case let error as AuthenticationError where error.kind == .timedOut:
+            // A hung token provider: the request ends when the refresh's own limit passes.
+            return APIError.timeout(request: summary, after: (error.underlying as? TokenRefreshTimeout)?.limit ?? timeout)
         case let error as InvalidHeaderError: return APIError.encodingFailed(request: summary, underlying: error)
         default:
             if Task.isCancelled { return CancellationError() }

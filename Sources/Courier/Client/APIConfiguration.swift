@@ -20,12 +20,22 @@ public struct APIConfiguration: Sendable {
     /// The URL that request paths are relative to. Its own path is kept: `https://h/api/v2` +
     /// `/users` is `https://h/api/v2/users`.
     public var baseURL: URL
-    /// Headers sent with every request; a request's own headers win. Courier adds `Accept:
-    /// application/json`, `User-Agent: Courier/<version>` and `Accept-Language` unless set here.
+    /// Headers sent with every request to the base URL's origin; a request's own headers win.
+    /// Courier adds `Accept: application/json` and `User-Agent: Courier/<version>` unless set
+    /// here. A request whose path is an absolute URL on another origin does not get them (only
+    /// `Accept` and `User-Agent`), unless it sets ``RequestOptions/sendsCredentialsToOtherOrigins``.
     public var defaultHeaders: HTTPFields
-    /// Query items added to every request whose options do not opt out
+    /// Query items added to every request to the base URL's origin whose options do not opt out
     /// (``RequestOptions/includeBaseParameters``).
     public var baseParameters: [URLQueryItem]
+    /// Whether requests to the base URL's origin carry `Accept-Language` with the user's
+    /// preferred languages (`Locale.preferredLanguages`, up to six, with q-values). Default:
+    /// `false` — the languages describe the user, and not every API needs to know them.
+    public var sendsPreferredLanguages: Bool = false
+    /// Header names whose values are secret, besides ``Redaction/sensitiveHeaders`` and the
+    /// names that look secret (``Redaction/isSensitive(name:)``): redacted in logs and removed
+    /// when a redirect leaves the origin.
+    public var sensitiveHeaders: Set<HTTPField.Name> = []
     /// The total time allowed for a request, redirects and body included. Default: 60 s.
     public var timeout: Duration
     /// The largest response body accepted, in bytes, enforced while streaming. Default: 50 MiB.
@@ -85,6 +95,12 @@ public struct APIConfiguration: Sendable {
         var fields = HTTPFields()
         fields[.accept] = "application/json"
         fields[.userAgent] = CourierInfo.userAgent
+        return fields
+    }
+
+    /// `Accept-Language` with the user's preferred languages (``sendsPreferredLanguages``).
+    static func preferredLanguagesHeader() -> HTTPFields {
+        var fields = HTTPFields()
         let languages = Locale.preferredLanguages.prefix(6)
         if !languages.isEmpty {
             let value = languages.enumerated().map { index, language in

@@ -7,6 +7,8 @@ struct PreparedRequest: Sendable {
     var head: HTTPRequest
     var body: HTTPBody?
     var summary: RequestSummary
+    /// Whether the request goes to the base URL's origin (``RequestContext/targetsBaseOrigin``).
+    var targetsBaseOrigin: Bool
 }
 
 /// Turns ``APIRequest`` values into `HTTPRequest`s: resolves the URL against the base URL,
@@ -17,30 +19,38 @@ struct PreparedRequest: Sendable {
 struct RequestBuilder: Sendable {
     let configuration: APIConfiguration
     let base: Result<Endpoint, APIError>
+    /// Courier's standard headers, the preferred languages when asked for, and the
+    /// configuration's default headers: for requests to the base URL's origin.
     let defaultHeaders: HTTPFields
+    /// Only `Accept` and `User-Agent`: for requests to other origins, which must not get the
+    /// configuration's headers (they often carry an API key).
+    let otherOriginHeaders: HTTPFields
     let encodedBaseParameters: String
 
     init(configuration: APIConfiguration) {
         self.configuration = configuration
         self.base = Result { try Endpoint(configuration.baseURL) }.mapError { $0 as? APIError ?? .invalidURL(configuration.baseURL.absoluteString, reason: "\($0)") }
-        var headers = APIConfiguration.standardHeaders()
+        let standard = APIConfiguration.standardHeaders()
+        var headers = standard
+        if configuration.sendsPreferredLanguages { headers.append(contentsOf: APIConfiguration.preferredLanguagesHeader()) }
         for field in configuration.defaultHeaders { headers[field.name] = nil }
         headers.append(contentsOf: configuration.defaultHeaders)
         self.defaultHeaders = headers
+        self.otherOriginHeaders = standard
         self.encodedBaseParameters = QueryEncoding.encode(configuration.baseParameters)
     }
 
     func prepare<R: APIRequest>(_ request: R, operationName: String) throws -> PreparedRequest {
         let options = request.options
         let method = request.method
-        let (scheme, authority, path) = try resolveTarget(request, options: options)
-        var head = HTTPRequest(method: method, scheme: scheme, authority: authority, path: path)
+        let target = try resolveTarget(request, options: options)
+        var head = HTTPRequest(method: method, scheme: target.scheme, authority: target.authority, path: target.path)
         let summary = RequestSummary(head, operationName: operationName)
         if let pending = options.pendingEncodingError {
             throw APIError.encodingFailed(request: summary, underlying: pending)
         }
 
-        var fields = defaultHeaders
+        var fields = target.sendsDefaults ? defaultHeaders : otherOriginHeaders
         let own = request.headers
         if !own.isEmpty {
             for field in own { fields[field.name] = nil }
@@ -58,11 +68,23 @@ struct RequestBuilder: Sendable {
             }
         }
         head.headerFields = fields
-        return PreparedRequest(head: head, body: body, summary: summary)
+        return PreparedRequest(head: head, body: body, summary: summary, targetsBaseOrigin: target.isBaseOrigin)
+    }
+
+    /// Where a request goes.
+    private struct Target {
+        var scheme: String
+        var authority: String
+        /// The request target: path and query.
+        var path: String
+        /// Whether it is the base URL's origin.
+        var isBaseOrigin: Bool
+        /// Whether the configuration's default headers and base parameters go with it.
+        var sendsDefaults: Bool
     }
 
     /// The scheme, authority and request target (path and query).
-    private func resolveTarget<R: APIRequest>(_ request: R, options: RequestOptions) throws -> (String, String, String) {
+    private func resolveTarget<R: APIRequest>(_ request: R, options: RequestOptions) throws -> Target {
         var rawPath = request.path
         // A path written with its own query ("/search?q=x") keeps it; the fragment is never sent.
         // (Searched as UTF-8 bytes: `String.firstIndex(of: Character)` walks grapheme clusters
@@ -81,16 +103,25 @@ struct RequestBuilder: Sendable {
         }
 
         var query = QueryEncoding.encode(request.query)
-        if options.includeBaseParameters, !encodedBaseParameters.isEmpty {
-            query = query.isEmpty ? encodedBaseParameters : query + "&" + encodedBaseParameters
+        func addBaseParameters() {
+            if options.includeBaseParameters, !encodedBaseParameters.isEmpty {
+                query = query.isEmpty ? encodedBaseParameters : query + "&" + encodedBaseParameters
+            }
         }
 
         if Self.hasScheme(expanded) {
             let endpoint = try Endpoint(string: expanded)
+            // An absolute URL elsewhere (a pre-signed link, a CDN) gets none of the client's
+            // defaults unless the request opts in: they often carry secrets.
+            let isBaseOrigin = (try? self.base.get())?.isSameOrigin(as: endpoint) ?? false
+            let sendsDefaults = isBaseOrigin || options.sendsCredentialsToOtherOrigins
+            if sendsDefaults { addBaseParameters() }
             let existing = [endpoint.query, ownQuery].compactMap { $0 }.joined(separator: "&")
-            return (endpoint.scheme, endpoint.authority,
-                    Self.target(path: endpoint.path, existingQuery: existing.isEmpty ? nil : existing, query: query))
+            return Target(scheme: endpoint.scheme, authority: endpoint.authority,
+                          path: Self.target(path: endpoint.path, existingQuery: existing.isEmpty ? nil : existing, query: query),
+                          isBaseOrigin: isBaseOrigin, sendsDefaults: sendsDefaults)
         }
+        addBaseParameters()
         let base = try self.base.get()
         var path = base.pathForJoining
         if expanded.hasPrefix("/") {
@@ -99,7 +130,9 @@ struct RequestBuilder: Sendable {
             path += "/" + expanded
         }
         let existing = [base.query, ownQuery].compactMap { $0 }.joined(separator: "&")
-        return (base.scheme, base.authority, Self.target(path: path, existingQuery: existing.isEmpty ? nil : existing, query: query))
+        return Target(scheme: base.scheme, authority: base.authority,
+                      path: Self.target(path: path, existingQuery: existing.isEmpty ? nil : existing, query: query),
+                      isBaseOrigin: true, sendsDefaults: true)
     }
 
     /// Whether a path is an absolute URL (`scheme://…`).

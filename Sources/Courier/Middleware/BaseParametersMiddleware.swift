@@ -51,7 +51,8 @@ public struct BaseParametersMiddleware: Middleware {
     public func intercept(
         _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: HTTPHandler
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        guard context.options.includeBaseParameters else { return try await next(request, body, context) }
+        // Only to the base URL's origin, unless the request opted in (they often carry tokens).
+        guard context.options.includeBaseParameters, context.allowsCredentials else { return try await next(request, body, context) }
         let items = try await parameters()
         guard !items.isEmpty else { return try await next(request, body, context) }
         var request = request

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Logging
 
 /// What middleware and transports know about the request besides its bytes.
@@ -14,7 +15,8 @@ public struct RequestContext: Sendable {
     public var attempt: Int
     /// When the whole exchange (redirects, retries and body included) must be over.
     public var deadline: ContinuousClock.Instant
-    /// The total time allowed, from which ``deadline`` was computed (for error messages).
+    /// The total time allowed, from which ``deadline`` was computed (for error messages). The
+    /// initializer clamps it to zero…ten years: `.seconds(Int64.max)` means "no timeout".
     public var timeout: Duration
     /// The largest response body accepted, in bytes.
     public var maxResponseSize: Int
@@ -25,6 +27,27 @@ public struct RequestContext: Sendable {
     /// (`stream(_:)`, downloads, events). A transport may then deliver a small body in one piece
     /// once it has arrived instead of streaming it; the default is `false`.
     public var collectsResponseBody: Bool = false
+    /// Whether the request goes to the origin (scheme, host and port) of ``baseURL``. A request
+    /// whose path is an absolute URL elsewhere — a pre-signed upload link, a CDN URL taken from
+    /// a response — does not: the client sends it without the configuration's default headers
+    /// and base parameters, and Courier's credential middleware leave it alone (see
+    /// ``allowsCredentials``).
+    public var targetsBaseOrigin: Bool = true
+    /// Whether middleware may add credentials, signatures and base parameters to this request:
+    /// it goes to the base URL's origin, or it opted in with
+    /// ``RequestOptions/sendsCredentialsToOtherOrigins``. Middleware of your own that add secrets
+    /// should check it too.
+    public var allowsCredentials: Bool { targetsBaseOrigin || options.sendsCredentialsToOtherOrigins }
+    /// Header names whose values are secret besides ``Redaction/sensitiveHeaders`` and the
+    /// names that look secret: the client's ``APIConfiguration/sensitiveHeaders`` and the names
+    /// middleware add (an API-key header, a signature). Such headers are redacted in logs and
+    /// removed when a redirect leaves the origin.
+    public var sensitiveHeaders: Set<HTTPField.Name> = []
+    /// Whether middleware added credentials or a signature to the request. A `307`/`308`
+    /// redirect to another origin that would resend such a request's body is refused unless
+    /// ``RedirectPolicy/allowsCrossOriginBodyRedirects`` is set. Middleware of your own that sign
+    /// or authenticate requests should set it.
+    public var carriesCredentials: Bool = false
 
     /// Creates a context (transports and middleware get one from the client; tests build their own).
     public init(
@@ -41,6 +64,9 @@ public struct RequestContext: Sendable {
         self.baseURL = baseURL
         self.options = options
         self.attempt = attempt
+        // A negative timeout is an immediate one; a huge one ("no timeout") is ten years, so
+        // no deadline arithmetic below can overflow.
+        let timeout = timeout.clampedToLongestWait
         self.timeout = timeout
         self.deadline = deadline ?? .now.advanced(by: timeout)
         self.maxResponseSize = maxResponseSize

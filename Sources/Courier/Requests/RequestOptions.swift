@@ -48,6 +48,12 @@ public struct RequestOptions: Sendable {
     public var acceptableStatusCodes: Set<Int>?
     /// How redirects are followed. Default: the client's ``APIConfiguration/redirectPolicy``.
     public var redirectPolicy: RedirectPolicy?
+    /// Whether a request whose path is an absolute URL on another origin than the client's base
+    /// URL still gets the configuration's default headers and base parameters, and the
+    /// credentials and signatures of Courier's middleware. Default: `false` — a bearer token
+    /// meant for your API never reaches a pre-signed storage link or a CDN. Set it only for an
+    /// origin you trust with those secrets.
+    public var sendsCredentialsToOtherOrigins: Bool = false
 
     private var extras: [ObjectIdentifier: any Sendable] = [:]
 

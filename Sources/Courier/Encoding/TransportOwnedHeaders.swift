@@ -1,0 +1,39 @@
+import HTTPTypes
+
+/// The header fields that frame the message or manage the connection: they belong to the
+/// transport, never to the request.
+///
+/// A caller-set `Content-Length` that disagrees with the body lets the body carry a second
+/// request that the server parses as its own (request smuggling); `Transfer-Encoding`,
+/// `Connection`, `Upgrade`, `Host` and the others change how a server or proxy reads the
+/// stream. Server-side apps that forward inbound headers would pass them on without noticing.
+/// Courier refuses a request that carries one, on every transport, with an
+/// ``InvalidHeaderError`` naming the field (an ``APIError/encodingFailed(request:underlying:)``),
+/// before anything is sent. The transports compute the framing from the body.
+public enum TransportOwnedHeaders {
+    /// The names refused, lowercased: `Content-Length`, `Transfer-Encoding`, `Connection`,
+    /// `Keep-Alive`, `TE`, `Trailer`, `Upgrade`, `Host`, and every `Proxy-*` field.
+    public static let names: [String] = [
+        "content-length", "transfer-encoding", "connection", "keep-alive", "te", "trailer", "upgrade", "host", "proxy-*",
+    ]
+
+    /// Whether a field name belongs to the transport.
+    public static func contains(_ name: HTTPField.Name) -> Bool {
+        let name = name.canonicalName
+        switch name {
+        case "content-length", "transfer-encoding", "connection", "keep-alive", "te", "trailer", "upgrade", "host":
+            return true
+        default:
+            return name.utf8.starts(with: "proxy-".utf8)
+        }
+    }
+
+    /// Throws ``InvalidHeaderError`` for the first field that belongs to the transport.
+    public static func check(_ fields: HTTPFields) throws {
+        for field in fields where contains(field.name) {
+            throw InvalidHeaderError(
+                name: field.name.rawName,
+                reason: "framing and connection fields are set by the transport from the body, never by the request (a caller-set one can smuggle a second request); remove it")
+        }
+    }
+}
