@@ -17,6 +17,11 @@ import OpenAPIRuntime
 /// })
 /// ```
 ///
+/// Requests for another origin than the base URL's are not signed unless they set
+/// ``Courier/RequestOptions/sendsCredentialsToOtherOrigins``. The headers the signature adds are
+/// added to ``Courier/RequestContext/sensitiveHeaders``: redacted in logs, removed on a redirect to
+/// another origin; a `307`/`308` to another origin that would resend a signed body is refused.
+///
 /// The body is read for signing only when it can be read again (`HTTPBody.iterationBehavior ==
 /// .multiple`, which every in-memory body is); a single-pass stream is never consumed — the
 /// HMAC scheme then signs `UNSIGNED-PAYLOAD`, the custom closure gets `nil`.
@@ -55,8 +60,12 @@ public struct SigningMiddleware: Middleware {
     public func intercept(
         _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: HTTPHandler
     ) async throws -> (HTTPResponse, HTTPBody?) {
+        // A request for another origin than the base URL's is not signed unless it opted in.
+        guard context.allowsCredentials else { return try await next(request, body, context) }
         var request = request
+        var context = context
         let bytes = try await Self.readableBytes(body)
+        let before = Set(request.headerFields.map(\.name))
         switch scheme.kind {
         case .md5(let signature):
             try signature.sign(&request, body: bytes)
@@ -65,6 +74,10 @@ public struct SigningMiddleware: Middleware {
         case .custom(let signer):
             try await signer(&request, bytes)
         }
+        // Signature headers (`X-Signature`, `X-Timestamp`, `X-Key-Id`…) are secret: redacted in
+        // logs and never carried to another origin, which could replay the request.
+        for field in request.headerFields where !before.contains(field.name) { context.sensitiveHeaders.insert(field.name) }
+        context.carriesCredentials = true
         return try await next(request, body, context)
     }
 

@@ -10,6 +10,8 @@ struct RedirectFollower: Sendable {
     let defaultPolicy: RedirectPolicy
 
     func send(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
+        // The last stop before the wire, after every middleware: framing is the transport's.
+        try TransportOwnedHeaders.check(request.headerFields)
         let first = try await transport.send(request, body: body, context: context)
         guard Self.isRedirect(first.0.status.code) else { return first }
         let policy = context.options.redirectPolicy ?? defaultPolicy
@@ -26,8 +28,13 @@ struct RedirectFollower: Sendable {
         var body = body
         var visited: Set<String> = [Self.key(request)]
         var redirects = 0
-        var stripped = policy.sensitiveHeaders.union(RedirectPolicy.credentialHeaders)
-        stripped.formUnion(context.options.sensitiveRedirectHeaders)
+        // One list decides what is secret, here and in logs: Redaction's, the client's, and
+        // what middleware added.
+        var extraSensitive = policy.sensitiveHeaders.union(context.sensitiveHeaders)
+        extraSensitive.formUnion(context.options.sensitiveRedirectHeaders)
+        let sensitive = extraSensitive
+        let carriesCredentials = context.carriesCredentials
+            || request.headerFields.contains { Redaction.isSensitive(header: $0.name, extra: sensitive) }
 
         while Self.isRedirect(response.status.code) {
             guard let location = response.headerFields[.location], !location.isEmpty else {
@@ -57,10 +64,16 @@ struct RedirectFollower: Sendable {
             nextRequest.scheme = nextEndpoint.scheme
             nextRequest.authority = nextEndpoint.authority
             nextRequest.path = Self.target(nextEndpoint)
-            if !current.isSameOrigin(as: nextEndpoint) {
-                for name in stripped { nextRequest.headerFields[name] = nil }
-            }
             let status = response.status.code
+            let leavesOrigin = !current.isSameOrigin(as: nextEndpoint)
+            if leavesOrigin {
+                if (status == 307 || status == 308), body != nil, carriesCredentials, !policy.allowsCrossOriginBodyRedirects {
+                    throw RedirectError(
+                        reason: "HTTP \(status) asks to resend the body of an authenticated or signed request to another origin, which could replay it (set RedirectPolicy.allowsCrossOriginBodyRedirects to allow)",
+                        location: Redaction.redactURL(location))
+                }
+                nextRequest.headerFields = nextRequest.headerFields.filter { !Redaction.isSensitive(header: $0.name, extra: sensitive) }
+            }
             if status == 303 || ((status == 301 || status == 302) && request.method == .post) {
                 if nextRequest.method != .head { nextRequest.method = .get }
                 body = nil
@@ -105,8 +118,10 @@ extension RequestOptions {
         static var defaultValue: Set<HTTPField.Name> { [] }
     }
 
-    /// Headers that must not follow a redirect to another origin, added by middleware that put
-    /// secrets into headers (an API-key header, for example).
+    /// Headers that must not follow a redirect to another origin, beside those
+    /// ``Redaction/isSensitive(header:extra:)`` and ``RequestContext/sensitiveHeaders`` name.
+    /// Middleware add theirs to ``RequestContext/sensitiveHeaders`` instead; this option is for
+    /// one request's own secret headers.
     public var sensitiveRedirectHeaders: Set<HTTPField.Name> {
         get { self[SensitiveRedirectHeadersKey.self] }
         set { self[SensitiveRedirectHeadersKey.self] = newValue }

@@ -6,16 +6,28 @@ public enum Redaction {
     /// The text that replaces a secret.
     public static let placeholder = "<redacted>"
 
-    /// Header names whose values are always redacted.
+    /// Header names whose values are always secret: redacted in logs, errors and recordings, and
+    /// removed when a redirect leaves the origin. Together with the names that look secret
+    /// (``sensitiveNameFragments``: `X-Auth-Token`, `X-Amz-Security-Token`, `X-Signature`…) this is
+    /// Courier's one list; add names of your own with ``APIConfiguration/sensitiveHeaders``.
+    ///
+    /// It covers what OkHttp, curl, Go's `net/http` and urllib3 strip on a cross-origin redirect
+    /// (`Authorization`, `Proxy-Authorization`, `Cookie`, `Cookie2`), the common API-key headers
+    /// (`X-Api-Key`, `Api-Key`, Azure's `Ocp-Apim-Subscription-Key` and `X-Functions-Key`,
+    /// `X-Goog-Api-Key`), and short signature and ticket headers (`Sign`, `X-Sign`, `Ticket`, `X-Ticket`).
     public static let sensitiveHeaders: Set<HTTPField.Name> = [
-        .authorization, .proxyAuthorization, .cookie, .setCookie,
+        .authorization, .proxyAuthorization, .cookie, .setCookie, HTTPField.Name("Cookie2")!,
         HTTPField.Name("X-Api-Key")!, HTTPField.Name("Api-Key")!, HTTPField.Name("X-Auth-Token")!,
+        HTTPField.Name("X-Goog-Api-Key")!, HTTPField.Name("Ocp-Apim-Subscription-Key")!, HTTPField.Name("X-Functions-Key")!,
+        HTTPField.Name("Sign")!, HTTPField.Name("X-Sign")!, HTTPField.Name("Ticket")!, HTTPField.Name("X-Ticket")!,
     ]
 
-    /// Substrings that mark a query parameter or header name as secret (compared lowercased).
+    /// Substrings that mark a query parameter or header name as secret (compared lowercased):
+    /// `token` (`X-Auth-Token`, `X-Amz-Security-Token`, `X-CSRF-Token`), `signature`
+    /// (`X-Signature`, `X-Hub-Signature`), `authorization` (`X-Ms-Authorization`), and the like.
     public static let sensitiveNameFragments: [String] = [
-        "token", "secret", "password", "passwd", "api_key", "apikey", "api-key", "access_key",
-        "signature", "session", "credential",
+        "token", "secret", "password", "passwd", "passphrase", "api_key", "apikey", "api-key", "access_key", "access-key",
+        "auth_key", "auth-key", "private_key", "private-key", "signature", "session", "credential", "authorization",
     ]
 
     /// Whether a parameter or header name looks like it carries a secret.

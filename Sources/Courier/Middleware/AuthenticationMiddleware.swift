@@ -22,7 +22,13 @@ import OpenAPIRuntime
 ///
 /// Header values are checked: a token or key containing CR or LF is refused with
 /// ``InvalidHeaderError`` and never sent. An API key header is added to
-/// ``RequestOptions/sensitiveRedirectHeaders`` so it does not follow a redirect to another origin.
+/// ``RequestContext/sensitiveHeaders`` so it is redacted in logs and does not follow a redirect
+/// to another origin.
+///
+/// Credentials are added only to requests for the base URL's origin
+/// (``RequestContext/allowsCredentials``): a request whose path is an absolute URL elsewhere (a
+/// pre-signed upload link) goes without them unless it sets
+/// ``RequestOptions/sendsCredentialsToOtherOrigins``.
 public struct AuthenticationMiddleware: Middleware {
     /// How requests are authenticated.
     public struct Credentials: Sendable {
@@ -87,14 +93,17 @@ public struct AuthenticationMiddleware: Middleware {
     public func intercept(
         _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: HTTPHandler
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        guard context.options.authentication != .none else { return try await next(request, body, context) }
+        // Credentials go only to the base URL's origin, unless the request opted in: a bearer
+        // token must not follow an absolute URL to a pre-signed storage link.
+        guard context.options.authentication != .none, context.allowsCredentials else { return try await next(request, body, context) }
         var request = request
         var context = context
+        context.carriesCredentials = true
         switch credentials.kind {
         case .header(let name, let value):
             let field = try HeaderValidation.field(name: name, value: value)
             request.headerFields[field.name] = field.value
-            if field.name != .authorization { context.options.sensitiveRedirectHeaders.insert(field.name) }
+            if field.name != .authorization { context.sensitiveHeaders.insert(field.name) }
             return try await next(request, body, context)
         case .query(let name, let value):
             MiddlewareSupport.appendQuery([URLQueryItem(name: name, value: value)], to: &request)

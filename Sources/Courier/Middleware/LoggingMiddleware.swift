@@ -76,6 +76,8 @@ public struct LoggingMiddleware: Middleware {
         var transcript = Transcript(url: MiddlewareSupport.redactedURL(request, extraQueryNames: redactedQueryItems),
                                     method: request.method.rawValue, operation: context.operationName, attempt: context.attempt,
                                     redactedNames: redactedQueryItems.union(redactedHeaders.map(\.canonicalName)))
+        // The client's own secret header names (APIConfiguration.sensitiveHeaders) count too.
+        let redactedHeaders = context.sensitiveHeaders.isEmpty ? self.redactedHeaders : self.redactedHeaders.union(context.sensitiveHeaders)
         if verbose || debug {
             transcript.requestHeaders = Redaction.redact(request.headerFields, extra: redactedHeaders)
             transcript.requestBody = await MiddlewareSupport.prefix(of: body, limit: maxBodyBytes)

@@ -36,7 +36,7 @@ import Testing
         stub.on(.get, "/me", .text("ok"))
         let seen = Locked<Set<HTTPField.Name>>([])
         let spy = MiddlewareTestSpy { request, body, context, next in
-            seen.withLock { $0 = context.options.sensitiveRedirectHeaders }
+            seen.withLock { $0 = context.sensitiveHeaders }
             return try await next(request, body, context)
         }
         let client = F.client(stub, [AuthenticationMiddleware(.apiKey("k-1", header: "X-Client-Key")), spy])
