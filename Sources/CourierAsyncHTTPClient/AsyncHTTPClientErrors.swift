@@ -34,8 +34,13 @@ enum AsyncHTTPClientErrors {
             }
             return TransportError(.other, "malformed HTTP response: \(error)", underlying: error)
         }
-        if error is NIOHTTPDecompression.DecompressionError {
-            return TransportError(.other, "the compressed response exceeds the decompression limit", underlying: error)
+        if let error = error as? NIOHTTPDecompression.DecompressionError {
+            if error == .limit {
+                // Only a client configured with a ratio or size limit of its own gets here;
+                // Courier's limit is maxResponseSize on the decoded bytes.
+                return TransportError(.other, "the compressed response exceeds the HTTPClient's own decompression limit (its configuration's `decompression: .enabled(limit:)`)", underlying: error)
+            }
+            return TransportError(.other, "the compressed response could not be inflated: \(error)", underlying: error)
         }
         if let error = error as? NIOSSLError {
             switch error {

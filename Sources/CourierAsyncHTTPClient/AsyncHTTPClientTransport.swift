@@ -17,10 +17,12 @@ import OpenAPIRuntime
 /// ```
 ///
 /// By default the transport uses one process-wide `HTTPClient` configured for Courier
-/// (redirects disabled — Courier follows them itself —, gzip/deflate decompression with a ratio
-/// limit). Pass your own `HTTPClient` to control pools, TLS or proxies; configure it with
-/// ``AsyncHTTPClientTransport/recommendedConfiguration()`` so redirects stay with Courier.
-/// You own a client you pass in: shut it down when you are done with it.
+/// (redirects disabled — Courier follows them itself —, gzip/deflate decompression). Pass your
+/// own `HTTPClient` to control pools, TLS or proxies; configure it with
+/// ``AsyncHTTPClientTransport/recommendedConfiguration()`` so redirects stay with Courier. A
+/// client that follows redirects by itself (AsyncHTTPClient's default configuration) is refused:
+/// every request fails with a ``Courier/TransportError`` of kind `invalidRequest` before anything
+/// is sent. You own a client you pass in: shut it down when you are done with it.
 public struct AsyncHTTPClientTransport: Transport {
     /// The client requests go through.
     public let client: HTTPClient
@@ -31,6 +33,12 @@ public struct AsyncHTTPClientTransport: Transport {
     /// The idle read timeout of ``client``, if known: a body whose deadline is further away than
     /// this needs no timer of its own (see ``init(client:requestsCompression:clientReadTimeout:)``).
     public let clientReadTimeout: Duration?
+
+    /// Whether ``client`` follows redirects itself (`nil`: unknown; each response is checked).
+    private let clientFollowsRedirects: Bool?
+    /// Whether ``client`` inflates gzip and deflate bodies; a body in any other coding, or in
+    /// these when the client does not inflate, is refused rather than passed on still encoded.
+    private let clientDecompresses: Bool
 
     /// Creates a transport over the shared Courier-configured client, or over `client`.
     ///
@@ -45,26 +53,50 @@ public struct AsyncHTTPClientTransport: Transport {
         self.client = client ?? SharedHTTPClient.client
         self.requestsCompression = requestsCompression ?? (client == nil)
         self.clientReadTimeout = client == nil ? Self.recommendedReadTimeout : clientReadTimeout
+        self.clientFollowsRedirects = client.flatMap(ClientRedirectMode.follows) ?? false
+        self.clientDecompresses = client.map { ClientRedirectMode.configuration(of: $0).map(Self.decompresses) ?? false } ?? true
+    }
+
+    private static func decompresses(_ configuration: HTTPClient.Configuration) -> Bool {
+        if case .enabled = configuration.decompression { return true }
+        return false
+    }
+
+    /// A transport over a client whose redirect mode the caller has already checked.
+    init(checkedClient client: HTTPClient, configuration: HTTPClient.Configuration, clientReadTimeout: Duration?) {
+        self.client = client
+        self.clientDecompresses = Self.decompresses(configuration)
+        self.requestsCompression = clientDecompresses
+        self.clientReadTimeout = clientReadTimeout
+        self.clientFollowsRedirects = false
     }
 
     /// The idle read timeout of ``recommendedConfiguration()``.
     public static let recommendedReadTimeout: Duration = .seconds(30)
 
     /// A configuration suited to Courier: no redirects (Courier follows them with its own
-    /// credential rules), decompression on with a ratio limit against zip bombs, a 10 s connect
-    /// timeout and a 30 s idle read timeout (the longest a silent server can hold a request
-    /// past its deadline while the body streams).
+    /// credential rules), gzip/deflate decompression, a 10 s connect timeout and a 30 s idle
+    /// read timeout (the longest a silent server can hold a request past its deadline while the
+    /// body streams).
+    ///
+    /// Decompression has no ratio limit: the limit that matters is the decoded size, and
+    /// Courier enforces ``Courier/APIConfiguration/maxResponseSize`` on decoded bytes as they
+    /// arrive (a gzip bomb ends in ``Courier/APIError/resourceTooLarge(request:limit:)``). A
+    /// ratio limit refuses legitimate JSON, which often compresses 200–300:1. What the client
+    /// inflates from one network read before Courier counts it is bounded by deflate's ratio
+    /// (at most ~1,032:1) times the read size (at most 64 KiB).
     public static func recommendedConfiguration() -> HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
-            timeout: .init(connect: .seconds(10), read: .nanoseconds(Int64(recommendedReadTimeout.components.seconds) * 1_000_000_000)),
-            decompression: .enabled(limit: .ratio(100))
+            timeout: .init(connect: .seconds(10), read: .nanoseconds(recommendedReadTimeout.saturatingNanoseconds)),
+            decompression: .enabled(limit: .none)
         )
         configuration.httpVersion = .automatic
         return configuration
     }
 
     public func send(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
+        if clientFollowsRedirects == true { throw ClientRedirectMode.refusal }
         var outgoing = HTTPClientRequest(url: "\(request.scheme ?? "https")://\(request.authority ?? "")\(request.path ?? "/")")
         outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
         outgoing.headers.reserveCapacity(request.headerFields.count + 1)
@@ -85,15 +117,19 @@ public struct AsyncHTTPClientTransport: Transport {
             outgoing.body = .stream(ByteBufferSequence(body: body), length: length)
         }
 
-        let remaining = context.remainingTime.components
-        let nanoseconds = remaining.seconds * 1_000_000_000 + remaining.attoseconds / 1_000_000_000
-        let deadline = NIODeadline.now() + .nanoseconds(max(0, nanoseconds))
+        // Saturating: a caller's deadline can be `.seconds(Int64.max)` away.
+        let remaining = context.remainingTime.clampedToLongestWait.saturatingNanoseconds
+        let deadline = NIODeadline.now() + .nanoseconds(remaining)
 
         let response: HTTPClientResponse
         do {
             response = try await client.execute(outgoing, deadline: deadline, logger: nil)
         } catch {
             throw AsyncHTTPClientErrors.map(error)
+        }
+        if response.history.count > 1 {
+            // The client followed a redirect Courier never saw (its mode could not be read).
+            throw ClientRedirectMode.refusal
         }
 
         var head = HTTPResponse(status: .init(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase))
@@ -122,12 +158,29 @@ public struct AsyncHTTPClientTransport: Transport {
         if request.method == .head || response.status.code == 204 || response.status.code == 304 {
             return (head, nil)
         }
+        if let encoding = contentEncoding, !Self.isDecoded(encoding, clientDecompresses: clientDecompresses) {
+            // Never hand on a body that is still encoded as if it were the content (`br`,
+            // `zstd`, anything unknown, or gzip from a client that does not inflate).
+            throw TransportError(.other, "the response is encoded with '\(encoding.prefix(60))', which this transport does not decode (it decodes \(clientDecompresses ? "gzip and deflate" : "none: the HTTPClient's decompression is off"))")
+        }
         var bodyLength = HTTPBody.Length.unknown
         if contentEncoding == nil, let value = contentLength, let count = Int64(value) {
             bodyLength = .known(count)
         }
         let body = ResponseBodySequence(body: response.body, deadline: context.deadline, readTimeout: clientReadTimeout)
         return (head, HTTPBody(body, length: bodyLength, iterationBehavior: .single))
+    }
+}
+
+extension AsyncHTTPClientTransport {
+    /// Whether a body with this `Content-Encoding` reaches Courier decoded: `identity`, or the
+    /// exact codings AsyncHTTPClient's decompressor inflates (`gzip`, `deflate`) when it is on.
+    static func isDecoded(_ encoding: String, clientDecompresses: Bool) -> Bool {
+        switch encoding {
+        case "identity", "": return true
+        case "gzip", "deflate": return clientDecompresses
+        default: return false
+        }
     }
 }
 

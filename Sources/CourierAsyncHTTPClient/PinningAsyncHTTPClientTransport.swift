@@ -57,7 +57,11 @@ public final class PinningAsyncHTTPClientTransport: Transport {
         self.pinning = pinning
         self.configuration = configuration
         self.unpinned = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        self.followsRedirects = ClientRedirectMode.follows(configuration) ?? false
     }
+
+    /// Whether `configuration` follows redirects itself: every request is then refused.
+    private let followsRedirects: Bool
 
     /// The idle read timeout of `configuration`.
     private var readTimeout: Duration? {
@@ -73,6 +77,7 @@ public final class PinningAsyncHTTPClientTransport: Transport {
 
     /// Sends the request, checking the host's pins before any byte of it is written.
     public func send(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
+        if followsRedirects { throw ClientRedirectMode.refusal }
         let host = Self.host(of: request.authority ?? "")
         if let invalid = pinning.invalidPatterns.first {
             let error = CertificatePinningError(host: host, expected: [], received: nil,
@@ -80,14 +85,15 @@ public final class PinningAsyncHTTPClientTransport: Transport {
             throw TransportError(.tls, error.description, underlying: error, requestMayHaveBeenSent: false)
         }
         guard let pins = pinning.pins(for: host) else {
-            return try await AsyncHTTPClientTransport(client: unpinned, requestsCompression: true, clientReadTimeout: readTimeout).send(request, body: body, context: context)
+            return try await AsyncHTTPClientTransport(checkedClient: unpinned, configuration: configuration, clientReadTimeout: readTimeout)
+                .send(request, body: body, context: context)
         }
         guard request.scheme?.lowercased() == "https" else {
             let error = CertificatePinningError(host: host, expected: pins, received: nil, reason: "the request is not https")
             throw TransportError(.tls, error.description, underlying: error, requestMayHaveBeenSent: false)
         }
         let pinned = client(for: host, pins: pins)
-        let transport = AsyncHTTPClientTransport(client: pinned.client, requestsCompression: true, clientReadTimeout: readTimeout)
+        let transport = AsyncHTTPClientTransport(checkedClient: pinned.client, configuration: configuration, clientReadTimeout: readTimeout)
         let failures = pinned.failures
         let generation = failures.generation
         let anchorPins = pinned.anchorPins

@@ -35,6 +35,27 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         handler?.didComplete(error: error)
     }
 
+    /// HTTP authentication challenges (`401` with `WWW-Authenticate: Basic`, Digest, NTLM…) are
+    /// rejected, so the `401` reaches Courier at once, where authentication middleware decide
+    /// what to do. (Left to the session, FoundationNetworking waits for a credential nobody
+    /// gives until the request times out.) Server-trust challenges get the system's default
+    /// handling.
+    func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+                    completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
+        guard Self.httpAuthenticationMethods.contains(challenge.protectionSpace.authenticationMethod) else {
+            completionHandler(.performDefaultHandling, nil)   // server trust, client certificates
+            return
+        }
+        handler(for: task)?.willRejectAuthenticationChallenge()
+        completionHandler(.rejectProtectionSpace, nil)
+    }
+
+    /// The challenges a server makes with `401` + `WWW-Authenticate`.
+    private static let httpAuthenticationMethods: Set<String> = [
+        NSURLAuthenticationMethodDefault, NSURLAuthenticationMethodHTTPBasic, NSURLAuthenticationMethodHTTPDigest,
+        NSURLAuthenticationMethodHTMLForm, NSURLAuthenticationMethodNTLM, NSURLAuthenticationMethodNegotiate,
+    ]
+
     func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
                     newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
         completionHandler(nil)

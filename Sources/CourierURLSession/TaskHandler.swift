@@ -18,7 +18,11 @@ import FoundationNetworking
 /// delegate call is an `OperationQueue` operation). A body that outgrows the buffer is streamed
 /// from there on, so the size limit is still enforced while it arrives.
 final class TaskHandler: Sendable {
-    enum CancelReason: Sendable { case cancelled, timeout }
+    enum CancelReason: Sendable, Equatable {
+        case cancelled, timeout
+        /// The response is in a content coding the session did not decode.
+        case undecodedCoding(String)
+    }
 
     private enum State {
         case idle
@@ -33,6 +37,8 @@ final class TaskHandler: Sendable {
         var cancelReason: CancelReason?
         var completedNormally = false
         var watchdog: (any DispatchSourceTimer)?
+        /// The session delegate rejected an HTTP authentication challenge for this task.
+        var rejectedChallenge = false
     }
 
     private let box = Locked(Box())
@@ -54,11 +60,12 @@ final class TaskHandler: Sendable {
         // it, so every request left a timer in libdispatch's heap until its deadline — 60 s by
         // default —, which made resident memory grow by ~8 MiB per 10,000 requests and every
         // timer operation slower.)
-        let delay = ContinuousClock.now.duration(to: deadline)
-        let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
+        // Clamped: `DispatchTime + seconds` traps past Int64 nanoseconds, and a caller may build
+        // a context whose deadline is `.seconds(Int64.max)` away.
+        let delay = ContinuousClock.now.duration(to: deadline).clampedToLongestWait
         let timer = DispatchSource.makeTimerSource(queue: .global())
         timer.setEventHandler { [weak self] in self?.cancel(reason: .timeout) }
-        timer.schedule(deadline: .now() + max(0, seconds))
+        timer.schedule(deadline: .now() + .nanoseconds(Int(delay.saturatingNanoseconds)))
         let alreadyCancelled = box.withLock { box -> Bool in
             if box.cancelReason != nil { return true }
             box.state = .waitingForHead(continuation)
@@ -86,6 +93,11 @@ final class TaskHandler: Sendable {
 
     func didReceive(response: URLResponse) {
         let head = Self.head(from: response)
+        if let coding = head.headerFields[.contentEncoding], !Self.decodedCodings.contains(coding.lowercased()) {
+            // Never hand on bytes still encoded as if they were the content.
+            cancel(reason: .undecodedCoding(coding))
+            return
+        }
         if bufferLimit != nil || isHead {
             box.withLock { box in
                 guard case .waitingForHead(let continuation) = box.state else { return }
@@ -141,14 +153,28 @@ final class TaskHandler: Sendable {
         }
     }
 
+    /// The delegate is rejecting an authentication challenge: FoundationNetworking then ends
+    /// the task as "cancelled" after delivering the `401` and its body, which is a complete
+    /// response, not a cancellation.
+    func willRejectAuthenticationChallenge() {
+        box.withLock { $0.rejectedChallenge = true }
+    }
+
     func didComplete(error: (any Error)?) {
-        let (state, reason) = box.withLock { box -> (State, CancelReason?) in
+        let (state, reason, error) = box.withLock { box -> (State, CancelReason?, (any Error)?) in
             let state = box.state
             box.state = .finished
             box.watchdog?.cancel()
             box.watchdog = nil
+            var error = error
+            if box.rejectedChallenge, box.cancelReason == nil, (error as? URLError)?.code == .cancelled {
+                switch state {
+                case .buffering, .streaming: error = nil   // the head (and body) of the 401 arrived
+                case .idle, .waitingForHead, .finished: break
+                }
+            }
             if error == nil { box.completedNormally = true }
-            return (state, box.cancelReason)
+            return (state, box.cancelReason, error)
         }
         let mapped: (any Error)? = error.map { Self.map($0, reason: reason) }
         switch state {
@@ -186,7 +212,20 @@ final class TaskHandler: Sendable {
         return head
     }
 
+    /// The content codings the session decodes and Courier asks for: gzip and deflate on every
+    /// platform (and `br`, which Apple's URLSession advertises and decodes itself).
+    static let decodedCodings: Set<String> = {
+        #if canImport(FoundationNetworking)
+        return ["gzip", "deflate", "identity", ""]
+        #else
+        return ["gzip", "deflate", "br", "identity", ""]
+        #endif
+    }()
+
     static func map(_ error: any Error, reason: CancelReason?) -> any Error {
+        if case .undecodedCoding(let coding) = reason {
+            return TransportError(.other, "the response is encoded with '\(coding.prefix(60))', which this transport does not decode (it decodes \(decodedCodings.filter { !$0.isEmpty && $0 != "identity" }.sorted().joined(separator: ", ")))", underlying: error)
+        }
         if reason == .timeout { return TransportError(.timeout, "the deadline passed", underlying: error) }
         if reason == .cancelled { return CancellationError() }
         guard let urlError = error as? URLError else { return TransportError(.other, "\(error)", underlying: error) }

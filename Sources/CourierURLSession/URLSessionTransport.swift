@@ -21,6 +21,10 @@ import FoundationNetworking
 /// rules), and cancels the task when the Swift task is cancelled, when the deadline passes, or
 /// when Courier stops reading the body (size limit).
 ///
+/// Each transport keeps its cookies to itself (``defaultConfiguration(sharingCookies:)``), and a
+/// `401` with an HTTP authentication challenge (`WWW-Authenticate: Basic`) is returned at once,
+/// not answered by the session.
+///
 /// Request bodies are gathered in memory before sending (FoundationNetworking has no async
 /// streaming upload); use `AsyncHTTPClientTransport` to stream large uploads. On Linux, libcurl
 /// inflates compressed responses before Courier sees them, so the response size limit counts
@@ -51,13 +55,22 @@ public final class URLSessionTransport: Transport {
         session.finishTasksAndInvalidate()
     }
 
-    /// A session configuration for Courier: no URL cache (responses are the server's), cookies
-    /// left to the caller.
-    public static func defaultConfiguration() -> URLSessionConfiguration {
+    /// A session configuration for Courier: no URL cache (responses are the server's), no
+    /// credential storage (authentication is middleware's job), and a cookie storage of the
+    /// transport's own, in memory.
+    ///
+    /// Each call returns a configuration with a new, empty cookie storage, so two transports —
+    /// two tenants' clients in one server process — never see each other's cookies. Pass
+    /// `sharingCookies: true` to use the process-wide `HTTPCookieStorage.shared` instead (an
+    /// app whose web views and requests share a login).
+    public static func defaultConfiguration(sharingCookies: Bool = false) -> URLSessionConfiguration {
         let configuration = URLSessionConfiguration.default
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.httpMaximumConnectionsPerHost = 64
+        configuration.urlCredentialStorage = nil
+        // An ephemeral configuration's storage is a new in-memory one each time it is asked for.
+        configuration.httpCookieStorage = sharingCookies ? HTTPCookieStorage.shared : URLSessionConfiguration.ephemeral.httpCookieStorage
         return configuration
     }
 
@@ -72,7 +85,7 @@ public final class URLSessionTransport: Transport {
         }
         var urlRequest = URLRequest(url: url)
         urlRequest.httpMethod = request.method.rawValue
-        urlRequest.timeoutInterval = max(0.001, Double(context.remainingTime.components.seconds) + Double(context.remainingTime.components.attoseconds) / 1e18)
+        urlRequest.timeoutInterval = max(0.001, context.remainingTime.clampedToLongestWait.secondsValue)
         // One dictionary assigned at once: `addValue(_:forHTTPHeaderField:)` searches the fields
         // already set, case-insensitively, for every header (~10,000 instructions per header on
         // Linux, measured with callgrind). Repeated names are joined with ", " as `addValue` does.
@@ -88,6 +101,15 @@ public final class URLSessionTransport: Transport {
                 fields[name] = field.value
             }
         }
+        #if canImport(FoundationNetworking)
+        // libcurl advertises every coding it was built with (`br`, `zstd`…); ask for the two
+        // every platform decodes, so what is advertised is what is decoded.
+        if rawNames["accept-encoding"] == nil { fields["Accept-Encoding"] = "gzip, deflate" }
+        #endif
+        // The session adds the user's languages to every request (FoundationNetworking and
+        // CFNetwork alike); Courier sends them only when asked (APIConfiguration.sendsPreferredLanguages),
+        // so an empty value replaces the platform's.
+        if rawNames["accept-language"] == nil { fields["Accept-Language"] = "" }
         urlRequest.allHTTPHeaderFields = fields
         if let body {
             do {

@@ -25,7 +25,8 @@ import ServiceLifecycle
 /// - timing: `/slow?ms=`, `/slow-body?ms=`, `/never`
 /// - streaming: `/bytes/{n}`, `/stream-bytes/{n}`, `/infinite`; content: `/gzip`, `/events`
 /// - redirects: `/redirect/{n}`, `/redirect-to?url=&status=` (any method), `/redirect-loop`
-/// - auth: `GET /auth/protected`, `POST /auth/rotate`, `GET /auth/refresh-count`
+/// - auth: `GET /auth/protected`, `POST /auth/rotate`, `GET /auth/refresh-count`, `/auth/challenge/{scheme}`
+/// - cookies: `/cookies/set?name=&value=`, `/cookies`; pagination: `/pages/cycle/{n}`, `/cursor-cycle`
 /// - hostile: `/hostile/error?status=&message=&raw=` (any message characters), `POST /hostile/tokens`
 public final class TestServer: Sendable {
     /// The port the server listens on.
@@ -78,6 +79,8 @@ public final class TestServer: Sendable {
         ContentRoutes.add(to: router, state: state)
         RedirectRoutes.add(to: router)
         AuthRoutes.add(to: router, state: state)
+        CookieRoutes.add(to: router)
+        PaginationRoutes.add(to: router)
         HostileRoutes.add(to: router)
 
         var logger = Logger(label: "CourierTestServer")

@@ -25,7 +25,7 @@ struct AHCScenarios {
     }
 
     /// `ahc.raw` and `ahc.courier`. With `sameHeaders`, the raw request carries the headers
-    /// Courier sends by default (`Accept`, `User-Agent`, `Accept-Language`).
+    /// Courier sends by default (`Accept`, `User-Agent`).
     func scenarios(baseURL: URL, sameHeaders: Bool = false) -> [Scenario] {
         let raw = self.raw
         let client = self.client

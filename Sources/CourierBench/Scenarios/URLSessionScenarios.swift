@@ -22,7 +22,7 @@ struct URLSessionScenarios {
     }
 
     /// `urlsession.raw` and `urlsession.courier`. With `sameHeaders`, the raw request carries
-    /// the headers Courier sends by default (`Accept`, `User-Agent`, `Accept-Language`).
+    /// the headers Courier sends by default (`Accept`, `User-Agent`).
     func scenarios(baseURL: URL, sameHeaders: Bool = false) -> [Scenario] {
         let session = self.session
         let client = self.client

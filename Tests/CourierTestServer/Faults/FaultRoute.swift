@@ -66,6 +66,15 @@ enum FaultRoute {
         case "/bomb":
             let body = DeflateZeros.gzipBomb(inflatedSize: int("mb", 100) * 1024 * 1024)
             return .respond(head(200, ["Content-Type": "application/json", "Content-Encoding": "gzip", "Content-Length": "\(body.count)"]) + body, after: .keepOpen)
+        case "/compressed-json":
+            // A legitimate JSON array of `kb` KiB (default 2 MiB) that gzip shrinks ~300:1.
+            let body = Gzip.compress(compressibleJSON(bytes: int("kb", 2048) * 1024))
+            return .respond(head(200, ["Content-Type": "application/json", "Content-Encoding": "gzip", "Content-Length": "\(body.count)"]) + body, after: .keepOpen)
+        case "/encoded":
+            // A body in a coding Courier does not decode (`br`, `zstd`, anything): bytes that are
+            // not the content.
+            let body: [UInt8] = [0x1B, 0x0A, 0x00, 0xF8, 0xA5, 0x40, 0x62, 0x12, 0x00, 0x00]
+            return .respond(head(200, ["Content-Type": "application/json", "Content-Encoding": text("coding") ?? "br", "Content-Length": "\(body.count)"]) + body, after: .keepOpen)
         case "/huge-header":
             let value = String(repeating: "a", count: int("kb", 512) * 1024)
             return .respond(head(200, ["X-Huge": value, "Content-Length": "0"]), after: .keepOpen)
@@ -78,6 +87,19 @@ enum FaultRoute {
         default:
             return .respond(head(404, ["Content-Length": "0"]), after: .keepOpen)
         }
+    }
+
+    /// `[{"id":1,"name":"user","active":true},…]` of about `bytes` bytes.
+    static func compressibleJSON(bytes: Int) -> [UInt8] {
+        let item = Array(#"{"id":1,"name":"user","active":true}"#.utf8)
+        var out: [UInt8] = [UInt8(ascii: "[")]
+        out.reserveCapacity(bytes + item.count + 2)
+        while out.count < bytes {
+            if out.count > 1 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: item)
+        }
+        out.append(UInt8(ascii: "]"))
+        return out
     }
 
     /// An HTTP-date (IMF-fixdate, RFC 9110 §5.6.7), e.g. `Sun, 06 Nov 1994 08:49:37 GMT`.

@@ -20,7 +20,8 @@ import NIOSSL
 ///
 /// Routes: `/ok`, `/truncate`, `/reset`, `/reset-before-head`, `/close-before-head`, `/never`,
 /// `/drip?ms=&bytes=`, `/stacked?layers=`, `/bomb?mb=`, `/huge-header?kb=`, `/many-headers?n=`,
-/// `/location?to=`, `/truncate-once/<key>` (the first request for a key is truncated, later
+/// `/location?to=`, `/compressed-json?kb=` (gzip, ~300:1), `/encoded?coding=br` (a body in a coding
+/// Courier does not decode), `/truncate-once/<key>` (the first request for a key is truncated, later
 /// ones answer in full), `/retry-after/<key>?status=&form=seconds|date&seconds=&times=` (503 or
 /// 429 with `Retry-After` for the first `times` requests, then 200).
 ///

@@ -1,0 +1,63 @@
+import Courier
+import CourierTestServer
+import Foundation
+import HTTPTypes
+import Testing
+
+/// The limit that matters for a compressed response is its decoded size; a coding Courier does
+/// not decode is an error naming it, never bytes handed on as if decoded.
+@Suite("Compressed responses")
+struct CompressionFaultTests {
+    private func withFaultServer(_ body: (FaultServer) async throws -> Void) async throws {
+        let server = try await FaultServer.start()
+        do { try await body(server) } catch { await server.stop(); throw error }
+        await server.stop()
+    }
+
+    @Test("a legitimate 2 MiB JSON body compressed ~300:1 is accepted", arguments: TransportKind.allCases)
+    func highlyCompressibleJSON(_ kind: TransportKind) async throws {
+        try await withFaultServer { (server: FaultServer) async throws in
+            let client = APIClient(configuration: APIConfiguration(baseURL: server.baseURL), transport: kind.makeTransport())
+            let data = try await client.send(Request<Data>(path: "/compressed-json", query: [.init(name: "kb", value: "2048")]))
+            #expect(data.count >= 2 * 1024 * 1024)
+            #expect(data.first == UInt8(ascii: "[") && data.last == UInt8(ascii: "]"))
+        }
+    }
+
+    @Test("a decoded body over maxResponseSize is resourceTooLarge", arguments: TransportKind.allCases)
+    func decodedSizeLimit(_ kind: TransportKind) async throws {
+        try await withFaultServer { (server: FaultServer) async throws in
+            var configuration = APIConfiguration(baseURL: server.baseURL)
+            configuration.maxResponseSize = 1024 * 1024
+            let client = APIClient(configuration: configuration, transport: kind.makeTransport())
+            await #expect {
+                try await client.send(Request<Data>(path: "/compressed-json", query: [.init(name: "kb", value: "2048")]))
+            } throws: { error in
+                guard case .resourceTooLarge(_, let limit) = error as? APIError else { return false }
+                return limit == 1024 * 1024
+            }
+        }
+    }
+
+    @Test("a coding Courier does not decode is an error naming it", arguments: TransportKind.allCases, ["br", "zstd", "x-unknown"])
+    func undecodedCoding(_ kind: TransportKind, coding: String) async throws {
+        try await withFaultServer { (server: FaultServer) async throws in
+            let client = APIClient(configuration: APIConfiguration(baseURL: server.baseURL), transport: kind.makeTransport())
+            await #expect {
+                try await client.send(Request<Data>(path: "/encoded", query: [.init(name: "coding", value: coding)]))
+            } throws: { error in
+                guard case .network = error as? APIError else { return false }
+                return "\(error)".contains(coding)
+            }
+        }
+    }
+
+    @Test("only gzip and deflate are advertised", arguments: TransportKind.allCases)
+    func advertisedCodings(_ kind: TransportKind) async throws {
+        try await withTestServer { (server: TestServer) async throws in
+            let echo = try await kind.client(for: server).send(Request<Echo>(path: "/echo"))
+            let advertised = Set((echo.headers["accept-encoding"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+            #expect(advertised.isSubset(of: ["gzip", "deflate"]), "advertised: \(advertised)")
+        }
+    }
+}
