@@ -65,4 +65,37 @@ struct MiddlewareIntegrationTests {
             #expect(try await plain.send(Request<Count>(path: "/auth/refresh-count")).count == 1)
         }
     }
+    @Test("a hung token refresh fails every waiting request at the refresh's own limit, as a timeout", arguments: TransportKind.allCases)
+    func hungRefresh(_ kind: TransportKind) async throws {
+        try await withTestServer { (server: TestServer) async throws in
+            let tokens = ClosureTokenProvider(
+                token: { AccessToken("expired-token") },
+                refresh: { _ in
+                    try await Task.sleep(for: .seconds(3600))   // an identity provider that never answers
+                    return AccessToken("never")
+                }
+            )
+            let refresher = TokenRefresher(provider: tokens, refreshTimeout: .milliseconds(300))
+            var configuration = APIConfiguration(baseURL: server.baseURL)
+            configuration.timeout = .seconds(30)
+            let client = APIClient(configuration: configuration, transport: kind.makeTransport(), middleware: [AuthenticationMiddleware(.bearer(refresher))])
+            struct Protected: Decodable, Sendable { var user: String }
+            let start = ContinuousClock.now
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<5 {
+                    group.addTask {
+                        await #expect {
+                            try await client.send(Request<Protected>(path: "/auth/protected"))
+                        } throws: { error in
+                            guard case .timeout(_, let after) = error as? APIError else { return false }
+                            return after == .milliseconds(300)
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            #expect(start.duration(to: .now) < .seconds(20), "a hang guard: the requests must not wait for their own deadline")
+            #expect(await refresher.refreshCount == 1)
+        }
+    }
 }

@@ -1,7 +1,9 @@
 import Foundation
 import Hummingbird
 
-/// Routes with a particular encoding or media type: `/gzip` and `/events`.
+/// Routes with a particular encoding or media type: `/gzip`, `/events`, and
+/// `/events/endless-line?kb=` (an event stream whose one `data:` line never ends: `kb` KiB of
+/// `a` in 16 KiB chunks, then the stream stays open until the client leaves).
 enum ContentRoutes {
     /// Adds the content routes to `router`.
     static func add(to router: TestServerRouter, state: TestServerState) {
@@ -28,6 +30,22 @@ enum ContentRoutes {
                 headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
                 body: body
             )
+        }
+        addEndlessLine(to: router, state: state)
+    }
+
+    /// Adds `/events/endless-line`.
+    static func addEndlessLine(to router: TestServerRouter, state: TestServerState) {
+        router.get("/events/endless-line") { request, context in
+            let bytes = request.queryInt("kb", default: 2048) * 1024
+            let channel = context.channel
+            let body = ResponseBody { writer in
+                try await writer.write(ByteBuffer(string: "id: 1\ndata: "))
+                try await StreamingRoutes.writeA(count: bytes, to: &writer, channel: channel, state: state)
+                while !Task.isCancelled { try await state.pause(milliseconds: 50) }
+                try await writer.finish(nil)
+            }
+            return Response(status: .ok, headers: [.contentType: "text/event-stream"], body: body)
         }
     }
 

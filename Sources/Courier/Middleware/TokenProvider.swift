@@ -91,6 +91,9 @@ public struct AuthenticationError: Error, Sendable, CustomStringConvertible {
         public static let tokenUnavailable = Kind("token unavailable")
         /// Refreshing the token failed; every request waiting for it fails with this error.
         public static let refreshFailed = Kind("token refresh failed")
+        /// Loading or refreshing the token took longer than ``TokenRefresher/refreshTimeout``;
+        /// the underlying error is a ``TokenRefreshTimeout``.
+        public static let timedOut = Kind("token refresh timed out")
         /// The kind's name.
         public var description: String { name }
     }
@@ -108,4 +111,21 @@ public struct AuthenticationError: Error, Sendable, CustomStringConvertible {
 
     /// The kind and the provider's error, on one line.
     public var description: String { "\(kind): \(underlying)" }
+}
+
+/// A token load or refresh that took longer than ``TokenRefresher/refreshTimeout``.
+public struct TokenRefreshTimeout: Error, Sendable, CustomStringConvertible {
+    /// What was taking too long: "refreshing the access token" or "loading the access token".
+    public var operation: String
+    /// The time limit that passed.
+    public var limit: Duration
+
+    /// Creates the error.
+    public init(operation: String, limit: Duration) {
+        self.operation = operation
+        self.limit = limit
+    }
+
+    /// One line naming the operation and the limit.
+    public var description: String { "\(operation) took longer than \(limit)" }
 }

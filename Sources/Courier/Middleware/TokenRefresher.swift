@@ -14,6 +14,10 @@ import Foundation
 /// - A caller whose task is cancelled, or whose deadline passes, stops waiting at once (a
 ///   `CancellationError`, or a ``TransportError`` of kind ``TransportError/Kind/timeout``); the
 ///   shared load or refresh goes on for the others.
+/// - A load or refresh has its own time limit, ``refreshTimeout`` (15 s by default): a provider
+///   that hangs fails every waiting caller at that point with an ``AuthenticationError`` of kind
+///   ``AuthenticationError/Kind/timedOut`` (an ``APIError/timeout(request:after:)`` for requests),
+///   instead of holding each request until its own deadline. The next request tries again.
 ///
 /// ```swift
 /// let refresher = TokenRefresher(provider: tokens)
@@ -39,6 +43,8 @@ public actor TokenRefresher {
 
     private let provider: any TokenProvider
     private let now: @Sendable () -> Date
+    /// The longest a token load or refresh may take.
+    public nonisolated let refreshTimeout: Duration
     private var current: AccessToken?
     private var epoch = 0
     private var lastFailure: AuthenticationError?
@@ -48,9 +54,11 @@ public actor TokenRefresher {
     /// Creates a refresher.
     /// - Parameters:
     ///   - provider: where tokens come from.
+    ///   - refreshTimeout: the longest a token load or refresh may take (default 15 s).
     ///   - now: the wall clock used to check ``AccessToken/expiresAt`` (tests inject one).
-    public init(provider: any TokenProvider, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(provider: any TokenProvider, refreshTimeout: Duration = .seconds(15), now: @escaping @Sendable () -> Date = { Date() }) {
         self.provider = provider
+        self.refreshTimeout = refreshTimeout.clampedToLongestWait
         self.now = now
     }
 
@@ -67,8 +75,15 @@ public actor TokenRefresher {
             return Lease(token: current, epoch: epoch)
         }
         let provider = self.provider
+        let limit = refreshTimeout
         let task = Task<AccessToken, any Error> {
-            do { return try await provider.token() } catch { throw AuthenticationError(.tokenUnavailable, underlying: error) }
+            do {
+                return try await Self.bounded(by: limit, what: "loading the access token") { try await provider.token() }
+            } catch let error as AuthenticationError {
+                throw error
+            } catch {
+                throw AuthenticationError(.tokenUnavailable, underlying: error)
+            }
         }
         return try await land(start(Flight(task: task, epoch: epoch + 1, isRefresh: false)), deadline: deadline)
     }
@@ -99,8 +114,15 @@ public actor TokenRefresher {
     private func startRefresh(of rejected: AccessToken, deadline: ContinuousClock.Instant?) async throws -> Lease {
         refreshes += 1
         let provider = self.provider
+        let limit = refreshTimeout
         let task = Task<AccessToken, any Error> {
-            do { return try await provider.refresh(rejected: rejected) } catch { throw AuthenticationError(.refreshFailed, underlying: error) }
+            do {
+                return try await Self.bounded(by: limit, what: "refreshing the access token") { try await provider.refresh(rejected: rejected) }
+            } catch let error as AuthenticationError {
+                throw error
+            } catch {
+                throw AuthenticationError(.refreshFailed, underlying: error)
+            }
         }
         return try await land(start(Flight(task: task, epoch: epoch + 1, isRefresh: true)), deadline: deadline)
     }
@@ -137,6 +159,25 @@ public actor TokenRefresher {
                 }
             }
             throw failure
+        }
+    }
+
+    /// The provider's token, or an ``AuthenticationError`` of kind `timedOut` when it takes longer
+    /// than `limit` (the provider's task is then cancelled).
+    private nonisolated static func bounded(
+        by limit: Duration, what: String, _ operation: @escaping @Sendable () async throws -> AccessToken
+    ) async throws -> AccessToken {
+        try await withThrowingTaskGroup(of: AccessToken?.self) { group in
+            group.addTask { try await operation() }
+            group.addTask {
+                try await Task.sleep(for: limit)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let token = first else {
+                throw AuthenticationError(.timedOut, underlying: TokenRefreshTimeout(operation: what, limit: limit))
+            }
+            return token
         }
     }
 

@@ -12,18 +12,35 @@ extension APIClient {
     ///     return Request<[Event]>(path: "/events").query("offset", String(offset))
     /// }
     /// ```
+    ///
+    /// A server that leads back to a page already fetched (a `Link` chain 1 → 2 → 1, a cursor
+    /// that comes round again) ends the sequence with an ``APIError/network(request:underlying:)``
+    /// whose underlying error is a ``PaginationError``, instead of looping forever: every
+    /// strategy is checked, by the method and URL of each page's request. Cap the number of pages
+    /// with ``PageSequence/limited(toPages:)``.
     public func pages<R: APIRequest>(
         _ first: R,
         next: @escaping @Sendable (_ request: R, _ response: Response<R.Response>) throws -> R?
     ) -> PageSequence<R.Response> {
-        PageSequence(first: step(first, next: next))
+        PageSequence(first: step(first, visited: [], next: next))
     }
 
     private func step<R: APIRequest>(
         _ request: R,
+        visited: Set<String>,
         next: @escaping @Sendable (R, Response<R.Response>) throws -> R?
     ) -> PageSequence<R.Response>.Step {
-        PageSequence.Step { [self] in
+        let head = try? prepare(request).0
+        let summary = head.map { RequestSummary($0, operationName: request.options.operationName) }
+        return PageSequence.Step(summary: summary) { [self] in
+            var visited = visited
+            if let head, let summary {
+                let key = "\(head.method.rawValue) \(head.scheme ?? "")://\(head.authority ?? "")\(head.path ?? "/")"
+                guard visited.insert(key).inserted else {
+                    throw APIError.network(request: summary, underlying: PaginationError(
+                        reason: "the server led back to a page already fetched (after \(visited.count) pages): a pagination cycle", url: summary.url))
+                }
+            }
             let response = try await self.response(for: request)
             let following: R?
             do {
@@ -33,7 +50,7 @@ extension APIClient {
                 return (response.value, PageSequence.Step { throw error })
             }
             guard let following else { return (response.value, nil) }
-            return (response.value, self.step(following, next: next))
+            return (response.value, self.step(following, visited: visited, next: next))
         }
     }
 

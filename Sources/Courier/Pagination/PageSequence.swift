@@ -12,6 +12,8 @@
 public struct PageSequence<Element: Sendable>: AsyncSequence, Sendable {
     /// Fetches one page and says how to fetch the following one.
     struct Step: Sendable {
+        /// The request this step sends, when known (for errors about it).
+        var summary: RequestSummary? = nil
         let fetch: @Sendable () async throws -> (Element, Step?)
     }
 
@@ -34,6 +36,30 @@ public struct PageSequence<Element: Sendable>: AsyncSequence, Sendable {
 
     /// Starts from the first page; each iterator sends its own requests.
     public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(step: first) }
+
+    /// The same pages, at most `maxPages` of them: when the server offers a page after the
+    /// last one allowed, the sequence throws ``APIError/network(request:underlying:)`` with a
+    /// ``PaginationError`` rather than ending as if the list were complete.
+    ///
+    /// ```swift
+    /// for try await page in client.pages(Request<Feed>(path: "/feed"), followingLink: "next").limited(toPages: 500) { … }
+    /// ```
+    public func limited(toPages maxPages: Int) -> PageSequence {
+        let cap = Swift.max(0, maxPages)
+        return PageSequence(first: Self.capped(first, remaining: cap, cap: cap))
+    }
+
+    private static func capped(_ step: Step, remaining: Int, cap: Int) -> Step {
+        Step(summary: step.summary) {
+            guard remaining > 0 else {
+                let error = PaginationError(reason: "the server offers more than \(cap) pages, the cap set with limited(toPages:)", url: step.summary?.url)
+                guard let summary = step.summary else { throw APIError.unknown(request: nil, underlying: error) }
+                throw APIError.network(request: summary, underlying: error)
+            }
+            let (page, following) = try await step.fetch()
+            return (page, following.map { capped($0, remaining: remaining - 1, cap: cap) })
+        }
+    }
 
     /// Every page, in order, collected into an array (at most `maxPages`).
     public func collect(maxPages: Int = .max) async throws -> [Element] {

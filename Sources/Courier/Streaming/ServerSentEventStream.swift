@@ -10,6 +10,12 @@ import OpenAPIRuntime
 /// (`: keep-alive`) ignored, and an event dispatched only when it has data (an event with only
 /// `id:` or `retry:` updates the stream's state silently). Iterate it once; leaving the loop or
 /// cancelling the task closes the connection.
+///
+/// Each line and each event is bounded by the request's maximum response size
+/// (``RequestOptions/maxResponseSize``, else ``APIConfiguration/maxResponseSize``): a server that
+/// sends a longer one ends the stream with ``APIError/resourceTooLarge(request:limit:)``, never
+/// with unbounded memory. The stream as a whole is not bounded — it may run for hours. Parsing
+/// is linear in the bytes received.
 public struct ServerSentEventStream: AsyncSequence, Sendable {
     public typealias Element = ServerSentEvent
 
@@ -23,12 +29,12 @@ public struct ServerSentEventStream: AsyncSequence, Sendable {
     let policy: EventStreamReconnection
     let lastEventID: String?
     let timeout: Duration
+    /// The most bytes a line or an event may have.
+    let maxEventSize: Int
 
     /// Reads events, reconnecting as the policy allows.
     public struct AsyncIterator: AsyncIteratorProtocol {
-        typealias Events = ServerSentEventsDeserializationSequence<ServerSentEventsLineDeserializationSequence<HTTPBody>>
-
-        var current: Events.AsyncIterator?
+        var current: ServerSentEventSequence.AsyncIterator?
         var pendingBody: HTTPBody?
         var finished = false
         /// The last event id seen (the spec's "last event ID buffer").
@@ -53,7 +59,7 @@ public struct ServerSentEventStream: AsyncSequence, Sendable {
                 if current == nil {
                     if let body = pendingBody {
                         pendingBody = nil
-                        current = body.asDecodedServerSentEvents().makeAsyncIterator()
+                        current = ServerSentEventSequence(body: body, limit: stream.maxEventSize).makeAsyncIterator()
                     } else {
                         try await reconnect()
                         continue
@@ -73,6 +79,10 @@ public struct ServerSentEventStream: AsyncSequence, Sendable {
                 } catch {
                     current = nil
                     if Task.isCancelled || error is CancellationError { throw CancellationError() }
+                    if error is ServerSentEventParser.LimitExceeded {
+                        finished = true
+                        throw APIError.resourceTooLarge(request: stream.request, limit: stream.maxEventSize)
+                    }
                     let mapped = APIClient.map(error, summary: stream.request, timeout: stream.timeout)
                     guard canReconnect, Self.isRecoverable(mapped) else {
                         finished = true
@@ -169,6 +179,7 @@ extension APIClient {
         return ServerSentEventStream(
             response: head, request: summary, firstBody: head.status.code == 204 ? nil : (body ?? HTTPBody()),
             reconnect: head.status.code == 204 ? nil : reconnect, policy: reconnection, lastEventID: lastEventID,
-            timeout: request.options.timeout ?? configuration.timeout)
+            timeout: request.options.timeout ?? configuration.timeout,
+            maxEventSize: request.options.maxResponseSize ?? configuration.maxResponseSize)
     }
 }
