@@ -122,6 +122,8 @@ struct Tally {
     private(set) var succeeded = 0
     /// How the cases ended: `success`, or the error's kind (the `APIError` case, or its type).
     private(set) var outcomes: [String: Int] = [:]
+    /// The first case of each outcome kind, with its error, to read in the output.
+    private(set) var examples: [String: String] = [:]
     /// The slowest cases, to keep the suite fast.
     private(set) var slowest: [(Duration, String)] = []
 
@@ -159,11 +161,16 @@ struct Tally {
         let where_ = "\(entryPoint) over \(transport), seed \(String(seed, radix: 16)) case \(index): \(input().prefix(600))"
         let elapsed = start.duration(to: .now)
         if elapsed > .milliseconds(500) { slowest.append((elapsed, where_.prefix(200) + "")) }
+        let kind: String
         switch outcome {
-        case .success?: outcomes["success", default: 0] += 1
-        case .failure(let error as APIError)?: outcomes[Mirror(reflecting: error).children.first?.label ?? "\(error)", default: 0] += 1
-        case .failure(let error)?: outcomes["\(type(of: error))", default: 0] += 1
-        case nil: outcomes["hang", default: 0] += 1
+        case .success?: kind = "success"
+        case .failure(let error as APIError)?: kind = Mirror(reflecting: error).children.first?.label ?? "\(error)"
+        case .failure(let error)?: kind = "\(type(of: error))"
+        case nil: kind = "hang"
+        }
+        outcomes[kind, default: 0] += 1
+        if examples[kind] == nil, case .failure(let error)? = outcome {
+            examples[kind] = "case \(index): \(input().prefix(160)) → \(String(describing: error).prefix(240))"
         }
         switch outcome {
         case nil:
@@ -186,6 +193,7 @@ struct Tally {
     func finish() {
         print("hostile inputs — \(entryPoint) over \(transport): \(tried) tried / \(handled) handled (\(succeeded) succeeded, \(handled - succeeded) clear errors)")
         print("  outcomes: " + outcomes.sorted { $0.value > $1.value }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+        for (kind, example) in examples.sorted(by: { $0.key < $1.key }) { print("  e.g. \(kind): \(example)") }
         for (elapsed, case_) in slowest.sorted(by: { $0.0 > $1.0 }).prefix(5) { print("  slow: \(elapsed) \(case_)") }
         #expect(tried >= HostileInputPropertyTests.cases)
         #expect(handled == tried)
