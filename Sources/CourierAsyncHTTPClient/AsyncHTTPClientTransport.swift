@@ -153,7 +153,7 @@ public struct AsyncHTTPClientTransport: Transport {
         if let encoding = contentEncoding, encoding.contains(",") {
             // AsyncHTTPClient decodes one gzip or deflate layer; a stack of codings would reach
             // the caller still encoded (and stacks are a known decompression-bomb vector).
-            throw TransportError(.other, "the response has stacked content codings ('\(encoding.prefix(60))'); at most one is accepted")
+            throw TransportError(.other, "the response has stacked content codings ('\(LogSafeText.escape(String(encoding.prefix(60))))'); at most one is accepted")
         }
         if request.method == .head || response.status.code == 204 || response.status.code == 304 {
             return (head, nil)
@@ -161,7 +161,7 @@ public struct AsyncHTTPClientTransport: Transport {
         if let encoding = contentEncoding, !Self.isDecoded(encoding, clientDecompresses: clientDecompresses) {
             // Never hand on a body that is still encoded as if it were the content (`br`,
             // `zstd`, anything unknown, or gzip from a client that does not inflate).
-            throw TransportError(.other, "the response is encoded with '\(encoding.prefix(60))', which this transport does not decode (it decodes \(clientDecompresses ? "gzip and deflate" : "none: the HTTPClient's decompression is off"))")
+            throw TransportError(.other, "the response is encoded with '\(LogSafeText.escape(String(encoding.prefix(60))))', which this transport does not decode (it decodes \(clientDecompresses ? "gzip and deflate" : "none: the HTTPClient's decompression is off"))")
         }
         var bodyLength = HTTPBody.Length.unknown
         if contentEncoding == nil, let value = contentLength, let count = Int64(value) {

@@ -224,7 +224,7 @@ final class TaskHandler: Sendable {
 
     static func map(_ error: any Error, reason: CancelReason?) -> any Error {
         if case .undecodedCoding(let coding) = reason {
-            return TransportError(.other, "the response is encoded with '\(coding.prefix(60))', which this transport does not decode (it decodes \(decodedCodings.filter { !$0.isEmpty && $0 != "identity" }.sorted().joined(separator: ", ")))", underlying: error)
+            return TransportError(.other, "the response is encoded with '\(LogSafeText.escape(String(coding.prefix(60))))', which this transport does not decode (it decodes \(decodedCodings.filter { !$0.isEmpty && $0 != "identity" }.sorted().joined(separator: ", ")))", underlying: error)
         }
         if reason == .timeout { return TransportError(.timeout, "the deadline passed", underlying: error) }
         if reason == .cancelled { return CancellationError() }
