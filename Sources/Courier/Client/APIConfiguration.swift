@@ -36,6 +36,10 @@ public struct APIConfiguration: Sendable {
     /// names that look secret (``Redaction/isSensitive(name:)``): redacted in logs and removed
     /// when a redirect leaves the origin.
     public var sensitiveHeaders: Set<HTTPField.Name> = []
+    /// Query parameter names whose values are secret, besides
+    /// ``Redaction/QueryNames/standard``: redacted in the URLs that errors show
+    /// (``RequestSummary``). For logs, give them to `LoggingMiddleware(redactedQueryItems:)` too.
+    public var sensitiveQueryNames: Set<String> = []
     /// The total time allowed for a request, redirects and body included. Default: 60 s.
     public var timeout: Duration
     /// The largest response body accepted, in bytes, enforced while streaming. Default: 50 MiB.

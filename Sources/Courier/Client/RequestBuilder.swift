@@ -26,6 +26,8 @@ struct RequestBuilder: Sendable {
     /// configuration's headers (they often carry an API key).
     let otherOriginHeaders: HTTPFields
     let encodedBaseParameters: String
+    /// The standard secret query names plus the configuration's, when it has any.
+    let queryNames: Redaction.QueryNames?
 
     init(configuration: APIConfiguration) {
         self.configuration = configuration
@@ -38,6 +40,7 @@ struct RequestBuilder: Sendable {
         self.defaultHeaders = headers
         self.otherOriginHeaders = standard
         self.encodedBaseParameters = QueryEncoding.encode(configuration.baseParameters)
+        self.queryNames = configuration.sensitiveQueryNames.isEmpty ? nil : Redaction.QueryNames.standard.adding(configuration.sensitiveQueryNames)
     }
 
     func prepare<R: APIRequest>(_ request: R, operationName: String) throws -> PreparedRequest {
@@ -45,7 +48,10 @@ struct RequestBuilder: Sendable {
         let method = request.method
         let target = try resolveTarget(request, options: options)
         var head = HTTPRequest(method: method, scheme: target.scheme, authority: target.authority, path: target.path)
-        let summary = RequestSummary(head, operationName: operationName)
+        var summary = RequestSummary(head, operationName: operationName)
+        if let queryNames {
+            summary.url = "\(head.scheme ?? "https")://\(head.authority ?? "")" + queryNames.redact(target: head.path ?? "/")
+        }
         if let pending = options.pendingEncodingError {
             throw APIError.encodingFailed(request: summary, underlying: pending)
         }

@@ -14,12 +14,15 @@ public enum Redaction {
     /// It covers what OkHttp, curl, Go's `net/http` and urllib3 strip on a cross-origin redirect
     /// (`Authorization`, `Proxy-Authorization`, `Cookie`, `Cookie2`), the common API-key headers
     /// (`X-Api-Key`, `Api-Key`, Azure's `Ocp-Apim-Subscription-Key` and `X-Functions-Key`,
-    /// `X-Goog-Api-Key`), and short signature and ticket headers (`Sign`, `X-Sign`, `Ticket`, `X-Ticket`).
+    /// `X-Goog-Api-Key`), and short signature and ticket headers (`Sign`, `X-Sign`, `Ticket`, `X-Ticket`,
+    /// and the user documents' `pub_sign` and `pub_ticket`).
     public static let sensitiveHeaders: Set<HTTPField.Name> = [
         .authorization, .proxyAuthorization, .cookie, .setCookie, HTTPField.Name("Cookie2")!,
         HTTPField.Name("X-Api-Key")!, HTTPField.Name("Api-Key")!, HTTPField.Name("X-Auth-Token")!,
         HTTPField.Name("X-Goog-Api-Key")!, HTTPField.Name("Ocp-Apim-Subscription-Key")!, HTTPField.Name("X-Functions-Key")!,
         HTTPField.Name("Sign")!, HTTPField.Name("X-Sign")!, HTTPField.Name("Ticket")!, HTTPField.Name("X-Ticket")!,
+        // Seed 003 sends its signature and ticket as headers too.
+        HTTPField.Name("pub_sign")!, HTTPField.Name("pub_ticket")!, HTTPField.Name("Pub-Sign")!, HTTPField.Name("Pub-Ticket")!,
     ]
 
     /// Substrings that mark a query parameter or header name as secret (compared lowercased):

@@ -181,4 +181,14 @@ struct APIClientTests {
             "\(error)".contains("api_key=<redacted>&page=2") && !"\(error)".contains("s3cr3t")
         }
     }
+    @Test("query names the configuration adds are redacted in errors too")
+    func configuredSecretQueryNames() async throws {
+        let (client, stub) = makeClient { $0.sensitiveQueryNames = ["key"] }
+        stub.on(.get, "/geo", .status(403))
+        await #expect {
+            try await client.send(Request<Data>(path: "/geo", query: [.init(name: "key", value: "AIza-SECRET"), .init(name: "q", value: "x")]))
+        } throws: { error in
+            "\(error)".contains("key=<redacted>&q=x") && !"\(error)".contains("AIza-SECRET")
+        }
+    }
 }
