@@ -64,7 +64,7 @@ public struct SigningMiddleware: Middleware {
         guard context.allowsCredentials else { return try await next(request, body, context) }
         var request = request
         var context = context
-        let bytes = try await Self.readableBytes(body)
+        let bytes = try await BodyReading.replayableBytes(body, limit: Self.maxSignedBodySize)
         let before = Set(request.headerFields.map(\.name))
         switch scheme.kind {
         case .md5(let signature):
@@ -79,19 +79,6 @@ public struct SigningMiddleware: Middleware {
         for field in request.headerFields where !before.contains(field.name) { context.sensitiveHeaders.insert(field.name) }
         context.carriesCredentials = true
         return try await next(request, body, context)
-    }
-
-    /// The body's bytes when it can be read again without being consumed; `nil` otherwise.
-    static func readableBytes(_ body: HTTPBody?) async throws -> Data? {
-        guard let body else { return Data() }
-        guard body.iterationBehavior == .multiple else { return nil }
-        if case .known(let length) = body.length, length > maxSignedBodySize { return nil }
-        var data = Data()
-        for try await chunk in body {
-            data.append(contentsOf: chunk)
-            if data.count > maxSignedBodySize { return nil }
-        }
-        return data
     }
 }
 

@@ -96,7 +96,7 @@ public final class APIClient: Sendable {
             let (head, body) = try await handler(prepared.head, prepared.body, context)
             let acceptable = request.options.acceptableStatusCodes ?? configuration.acceptableStatusCodes
             if !acceptable.contains(head.status.code) {
-                let data = (try? await ResponseCollector.collect(body, head: head, limit: 64 * 1024, summary: prepared.summary)) ?? Data()
+                let data = await BodyReading.consumingPrefix(of: body, limit: BodyReading.errorPrefixLimit)
                 throw Self.httpError(head, body: data, summary: prepared.summary)
             }
             return (head, body, prepared.summary)
@@ -142,7 +142,7 @@ public final class APIClient: Sendable {
             let (responseHead, body) = try await handler(prepared.head, prepared.body, context)
             headTime = .now
             head = responseHead
-            data = try await ResponseCollector.collect(body, head: responseHead, limit: context.maxResponseSize, summary: prepared.summary)
+            data = try await BodyReading.collect(body, head: responseHead, limit: context.maxResponseSize, summary: prepared.summary)
         } catch {
             throw Self.map(error, summary: prepared.summary, timeout: context.timeout)
         }

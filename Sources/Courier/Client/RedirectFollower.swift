@@ -40,7 +40,7 @@ struct RedirectFollower: Sendable {
             guard let location = response.headerFields[.location], !location.isEmpty else {
                 return (response, responseBody)   // a 3xx without Location is an answer, not a redirect
             }
-            await MiddlewareSupport.drain(responseBody)   // keep the connection reusable
+            await BodyReading.drain(responseBody)   // keep the connection reusable
             redirects += 1
             guard redirects <= policy.maxRedirects else {
                 throw RedirectError(reason: "more than \(policy.maxRedirects) redirects", location: nil)
@@ -100,7 +100,7 @@ struct RedirectFollower: Sendable {
     }
 
     private static func url(of request: HTTPRequest) -> String {
-        "\(request.scheme ?? "https")://\(request.authority ?? "")\(request.path ?? "/")"
+        request.urlString
     }
 
     private static func key(_ request: HTTPRequest) -> String {

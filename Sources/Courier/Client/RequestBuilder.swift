@@ -50,7 +50,7 @@ struct RequestBuilder: Sendable {
         var head = HTTPRequest(method: method, scheme: target.scheme, authority: target.authority, path: target.path)
         var summary = RequestSummary(head, operationName: operationName)
         if let queryNames {
-            summary.url = "\(head.scheme ?? "https")://\(head.authority ?? "")" + queryNames.redact(target: head.path ?? "/")
+            summary.url = head.originString + queryNames.redact(target: head.path ?? "/")
         }
         if let pending = options.pendingEncodingError {
             throw APIError.encodingFailed(request: summary, underlying: pending)
@@ -175,10 +175,10 @@ struct RequestBuilder: Sendable {
         case .form(let pairs):
             return (HTTPBody(FormEncoding.encode(pairs)), "application/x-www-form-urlencoded")
         case .multipart(let form):
-            return (SegmentSequence(segments: form.segments(), chunkSize: 64 * 1024).makeBody(), form.contentType)
+            return (SegmentSequence(segments: form.segments(), chunkSize: BodyReading.uploadChunkSize).makeBody(), form.contentType)
         case .file(let url, let contentType):
             _ = try FileChunks.size(of: url)
-            return (SegmentSequence(segments: [.file(url)], chunkSize: 64 * 1024).makeBody(), contentType)
+            return (SegmentSequence(segments: [.file(url)], chunkSize: BodyReading.uploadChunkSize).makeBody(), contentType)
         case .stream(let stream, let contentType):
             return (stream, contentType)
         }

@@ -23,7 +23,7 @@ public struct RequestSummary: Sendable, Hashable, CustomStringConvertible {
     public init(_ request: HTTPRequest, operationName: String? = nil) {
         self.method = request.method.rawValue
         let target = request.path ?? "/"
-        let origin = "\(request.scheme ?? "https")://\(request.authority ?? "")"
+        let origin = request.originString
         // Most targets have no query: skip the redaction's grapheme-cluster search for them.
         self.url = origin + (target.utf8.contains(UInt8(ascii: "?")) ? Redaction.redactQuery(inTarget: target) : target)
         self.operationName = operationName

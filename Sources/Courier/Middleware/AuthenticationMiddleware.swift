@@ -118,8 +118,8 @@ public struct AuthenticationMiddleware: Middleware {
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let lease = try await refresher.token(before: context.deadline)
         let (response, responseBody) = try await next(try Self.authorize(request, with: lease.token), body, context)
-        guard response.status.code == 401, MiddlewareSupport.isReplayable(body) else { return (response, responseBody) }
-        await MiddlewareSupport.drain(responseBody)
+        guard response.status.code == 401, BodyReading.isReplayable(body) else { return (response, responseBody) }
+        await BodyReading.drain(responseBody)
         let renewed = try await refresher.refresh(after: lease, before: context.deadline)
         var retry = context
         retry.attempt += 1

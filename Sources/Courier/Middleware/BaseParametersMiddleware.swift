@@ -86,7 +86,7 @@ public struct BaseParametersMiddleware: Middleware {
         guard let body, let contentType = request.headerFields[.contentType]?.lowercased() else { return nil }
         let isForm = contentType.hasPrefix("application/x-www-form-urlencoded")
         let isJSON = contentType.hasPrefix("application/json") || contentType.contains("+json")
-        guard isForm || isJSON, let data = try await MiddlewareSupport.replayableBytes(body, limit: 4 * 1024 * 1024) else { return nil }
+        guard isForm || isJSON, let data = try await BodyReading.replayableBytes(body, limit: 4 * 1024 * 1024) else { return nil }
         let merged: Data
         if isForm {
             let text = String(decoding: data, as: UTF8.self)

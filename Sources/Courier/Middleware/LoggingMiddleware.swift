@@ -80,7 +80,7 @@ public struct LoggingMiddleware: Middleware {
         let redactedHeaders = context.sensitiveHeaders.isEmpty ? self.redactedHeaders : self.redactedHeaders.union(context.sensitiveHeaders)
         if verbose || debug {
             transcript.requestHeaders = Redaction.redact(request.headerFields, extra: redactedHeaders)
-            transcript.requestBody = await MiddlewareSupport.prefix(of: body, limit: maxBodyBytes)
+            transcript.requestBody = await BodyReading.replayablePrefix(of: body, limit: maxBodyBytes)
             transcript.bodyIsStreamed = body != nil && transcript.requestBody == nil
             if debug && !verbose { logger.debug("\(transcript.requestLines(emoji: false))", metadata: transcript.metadata) }
         }

@@ -2,60 +2,9 @@ import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 
-/// Small helpers shared by Courier's middleware (and the signing, metrics and tracing modules).
+/// Request-target helpers shared by Courier's middleware (and the signing, metrics and tracing
+/// modules). Body helpers are in ``BodyReading``.
 package enum MiddlewareSupport {
-    /// The most bytes read from a response that is dropped before a retry, so the connection can
-    /// be reused; a longer body is abandoned and the transport closes the connection.
-    package static let drainLimit = 64 * 1024
-
-    /// Whether `body` can be sent again: no body, or one that can be iterated more than once.
-    package static func isReplayable(_ body: HTTPBody?) -> Bool {
-        guard let body else { return true }
-        return body.iterationBehavior == .multiple
-    }
-
-    /// Reads and drops up to ``drainLimit`` bytes of a response body that will not be used.
-    package static func drain(_ body: HTTPBody?) async {
-        guard let body else { return }
-        var seen = 0
-        do {
-            for try await chunk in body {
-                seen += chunk.count
-                if seen > drainLimit { return }
-            }
-        } catch {}
-    }
-
-    /// The bytes of a body that can be iterated again, up to `limit` bytes (`nil` when the body
-    /// is single-pass, so it is never consumed, or longer than `limit`).
-    package static func replayableBytes(_ body: HTTPBody?, limit: Int) async throws -> Data? {
-        guard let body else { return Data() }
-        guard body.iterationBehavior == .multiple else { return nil }
-        if case .known(let length) = body.length, length > limit { return nil }
-        var data = Data()
-        for try await chunk in body {
-            data.append(contentsOf: chunk)
-            if data.count > limit { return nil }
-        }
-        return data
-    }
-
-    /// The first `limit` bytes of a replayable body, and whether there was more. `nil` for a
-    /// single-pass body, which is never touched.
-    package static func prefix(of body: HTTPBody?, limit: Int) async -> (Data, truncated: Bool)? {
-        guard let body, body.iterationBehavior == .multiple else { return nil }
-        var data = Data()
-        do {
-            for try await chunk in body {
-                data.append(contentsOf: chunk.prefix(limit - data.count))
-                if data.count >= limit { return (data, true) }
-            }
-        } catch {
-            return nil
-        }
-        return (data, false)
-    }
-
     /// The path of a request target, without its query.
     package static func path(of request: HTTPRequest) -> String {
         let target = request.path ?? "/"
@@ -95,7 +44,7 @@ package enum MiddlewareSupport {
 
     /// The request's absolute URL with secret query values redacted, plus any `extra` names.
     package static func redactedURL(_ request: HTTPRequest, extraQueryNames: Set<String> = []) -> String {
-        let origin = "\(request.scheme ?? "https")://\(request.authority ?? "")"
+        let origin = request.originString
         let names = extraQueryNames.isEmpty ? Redaction.QueryNames.standard : Redaction.QueryNames.standard.adding(extraQueryNames)
         return origin + names.redact(target: request.path ?? "/")
     }

@@ -52,7 +52,7 @@ public struct RetryMiddleware: Middleware {
         _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: HTTPHandler
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let retryable = policy.isRetryable(request, body: body, options: context.options)
-        let replayable = MiddlewareSupport.isReplayable(body)
+        let replayable = BodyReading.isReplayable(body)
         budget.recordRequest()
         var context = context
         let firstAttempt = context.attempt
@@ -75,9 +75,9 @@ public struct RetryMiddleware: Middleware {
                 delay = wait
                 context.logger.debug("retrying after HTTP \(response.status.code)", metadata: [
                     "courier.operation": "\(context.operationName)", "courier.attempt": "\(context.attempt)",
-                    "courier.retry_delay_ms": "\(Int(delay.retrySeconds * 1000))",
+                    "courier.retry_delay_ms": "\(Int(delay.secondsValue * 1000))",
                 ])
-                await MiddlewareSupport.drain(responseBody)
+                await BodyReading.drain(responseBody)
             } catch {
                 guard let wait = retryDelay(after: error, retryable: retryable, replayable: replayable,
                                             retry: retryNumber, context: context),
@@ -86,7 +86,7 @@ public struct RetryMiddleware: Middleware {
                 delay = wait
                 context.logger.debug("retrying after \(error)", metadata: [
                     "courier.operation": "\(context.operationName)", "courier.attempt": "\(context.attempt)",
-                    "courier.retry_delay_ms": "\(Int(delay.retrySeconds * 1000))",
+                    "courier.retry_delay_ms": "\(Int(delay.secondsValue * 1000))",
                 ])
             }
             try Task.checkCancellation()

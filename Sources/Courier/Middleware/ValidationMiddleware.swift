@@ -45,22 +45,14 @@ public struct ValidationMiddleware: Middleware {
         let (response, responseBody) = try await next(request, body, context)
         let summary = RequestSummary(request, operationName: context.operationName)
         if let statusCodes, !statusCodes.contains(response.status.code) {
-            var data = Data()
-            if let responseBody {
-                do {
-                    for try await chunk in responseBody {
-                        data.append(contentsOf: chunk.prefix(64 * 1024 - data.count))
-                        if data.count >= 64 * 1024 { break }
-                    }
-                } catch {}
-            }
+            let data = await BodyReading.consumingPrefix(of: responseBody, limit: BodyReading.errorPrefixLimit)
             throw APIClient.httpError(response, body: data, summary: summary)
         }
         let hasBody = request.method != .head && response.status.code != 204 && response.status.code != 304
         if !contentTypes.isEmpty, hasBody {
             let received = response.headerFields[.contentType]
             guard let received, contentTypes.contains(where: { Self.matches(received, $0) }) else {
-                await MiddlewareSupport.drain(responseBody)
+                await BodyReading.drain(responseBody)
                 throw APIError.unexpectedContentType(request: summary, expected: contentTypes, received: received)
             }
         }

@@ -123,7 +123,7 @@ extension APIClient {
             }
             // The URL as sent (the response's request summary has its secrets redacted).
             let (head, _) = try self.prepare(request)
-            guard let current = URL(string: "\(head.scheme ?? "https")://\(head.authority ?? "")\(head.path ?? "/")"),
+            guard let current = URL(string: head.urlString),
                   let target = URL(string: link.target, relativeTo: current)?.absoluteURL
             else {
                 throw APIError.invalidURL(link.target, reason: "the Link header's target is not a URL")

@@ -51,7 +51,7 @@ extension APIClient {
         let (head, body, summary) = try await stream(request)
         let limit = request.options.maxResponseSize
         let timeout = request.options.timeout ?? configuration.timeout
-        let total = ResponseLength.expected(body, head: head)
+        let total = BodyReading.expectedLength(of: body, head: head)
         if let limit, let total, total > Int64(limit) {
             throw APIError.resourceTooLarge(request: summary, limit: limit)
         }

@@ -86,7 +86,7 @@ extension APIClient {
     public func bytes<R: APIRequest>(for request: R) async throws -> ByteStream {
         let (head, body, summary) = try await stream(request)
         let limit = request.options.maxResponseSize
-        let expected = ResponseLength.expected(body, head: head)
+        let expected = BodyReading.expectedLength(of: body, head: head)
         if let limit, let expected, expected > Int64(limit) {
             throw APIError.resourceTooLarge(request: summary, limit: limit)
         }

@@ -61,4 +61,16 @@ struct ByteStreamTests {
         }
         #expect(count == 2)
     }
+    @Test("an error status whose body is over 64 KiB is quoted by its start, not dropped")
+    func largeErrorBodyQuoted() async {
+        let (client, _) = scriptedClient { _, _ in
+            (HTTPResponse(status: .internalServerError), chunkedBody([String(repeating: "x", count: 70_000)]))
+        }
+        await #expect {
+            try await client.bytes(for: Request<Data>(path: "/b"))
+        } throws: { error in
+            guard case .httpError(500, _, _, let body, _) = error as? APIError else { return false }
+            return body.count == 64 * 1024
+        }
+    }
 }

@@ -1,0 +1,114 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+/// Everything Courier does to an `HTTPBody` it reads itself, in one place: its expected length,
+/// collecting it up to a limit, reading a prefix (consuming it, or only when it can be read
+/// again), replaying it, and draining it so the connection can be reused.
+///
+/// As swift-openapi-runtime keeps `init(collecting:upTo:)` next to `HTTPBody`, the rules live
+/// here and nowhere else: every reader of a body calls these.
+package enum BodyReading {
+    /// The most bytes of an error response read to quote it in an ``APIError`` (64 KiB).
+    package static let errorPrefixLimit = 64 * 1024
+    /// The most bytes read from a response that is dropped (before a retry or a redirect), so
+    /// the connection can be reused; a longer body is abandoned and the transport closes the
+    /// connection (64 KiB).
+    package static let drainLimit = 64 * 1024
+    /// The size of the chunks files and multipart bodies are read in (64 KiB).
+    package static let uploadChunkSize = 64 * 1024
+
+    /// The body's length when the transport or the `Content-Length` header says: `0` without a
+    /// body, `nil` when unknown. A compressed body's header counts compressed bytes, so it is
+    /// not trusted then.
+    package static func expectedLength(of body: HTTPBody?, head: HTTPResponse) -> Int64? {
+        guard let body else { return 0 }
+        if case .known(let length) = body.length { return length }
+        if head.headerFields[.contentEncoding] == nil, let header = head.headerFields[.contentLength], let length = Int64(header) {
+            return length
+        }
+        return nil
+    }
+
+    /// The whole body in memory. Throws ``APIError/resourceTooLarge(request:limit:)`` as soon as
+    /// the expected length or the bytes received pass `limit`; the body's iteration is then
+    /// abandoned, which makes the transport cancel the exchange.
+    package static func collect(_ body: HTTPBody?, head: HTTPResponse, limit: Int, summary: RequestSummary) async throws -> Data {
+        guard let body else { return Data() }
+        let expected = expectedLength(of: body, head: head).map { Int(clamping: $0) }
+        if let expected, expected > limit {
+            throw APIError.resourceTooLarge(request: summary, limit: limit)
+        }
+        var data = Data()
+        if let expected { data.reserveCapacity(expected) }
+        for try await chunk in body {
+            if data.count + chunk.count > limit {
+                throw APIError.resourceTooLarge(request: summary, limit: limit)
+            }
+            data.append(contentsOf: chunk)
+        }
+        return data
+    }
+
+    /// The first `limit` bytes of a body that will not be used otherwise (an error response),
+    /// consuming it; whatever was read when the stream fails.
+    package static func consumingPrefix(of body: HTTPBody?, limit: Int) async -> Data {
+        guard let body else { return Data() }
+        var data = Data()
+        do {
+            for try await chunk in body {
+                data.append(contentsOf: chunk.prefix(limit - data.count))
+                if data.count >= limit { break }
+            }
+        } catch {}
+        return data
+    }
+
+    /// The first `limit` bytes of a body that can be read again, and whether there was more;
+    /// `nil` for a single-pass body, which is never touched.
+    package static func replayablePrefix(of body: HTTPBody?, limit: Int) async -> (Data, truncated: Bool)? {
+        guard let body, body.iterationBehavior == .multiple else { return nil }
+        var data = Data()
+        do {
+            for try await chunk in body {
+                data.append(contentsOf: chunk.prefix(limit - data.count))
+                if data.count >= limit { return (data, true) }
+            }
+        } catch {
+            return nil
+        }
+        return (data, false)
+    }
+
+    /// Whether `body` can be sent again: no body, or one that can be iterated more than once.
+    package static func isReplayable(_ body: HTTPBody?) -> Bool {
+        guard let body else { return true }
+        return body.iterationBehavior == .multiple
+    }
+
+    /// The bytes of a body that can be iterated again, up to `limit` bytes (`nil` when the body
+    /// is single-pass, so it is never consumed, or longer than `limit`).
+    package static func replayableBytes(_ body: HTTPBody?, limit: Int) async throws -> Data? {
+        guard let body else { return Data() }
+        guard body.iterationBehavior == .multiple else { return nil }
+        if case .known(let length) = body.length, length > limit { return nil }
+        var data = Data()
+        for try await chunk in body {
+            data.append(contentsOf: chunk)
+            if data.count > limit { return nil }
+        }
+        return data
+    }
+
+    /// Reads and drops up to ``drainLimit`` bytes of a response body that will not be used.
+    package static func drain(_ body: HTTPBody?) async {
+        guard let body else { return }
+        var seen = 0
+        do {
+            for try await chunk in body {
+                seen += chunk.count
+                if seen > drainLimit { return }
+            }
+        } catch {}
+    }
+}

@@ -1,0 +1,77 @@
+@testable import Courier
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+import Testing
+
+/// The body rules in one place: expected length, collecting up to a limit, prefixes, replay
+/// and drain.
+@Suite("BodyReading")
+struct BodyReadingTests {
+    private static let summary = RequestSummary(method: "GET", url: "https://api.example.com/x")
+
+    private static func streamed(_ chunks: [String]) -> HTTPBody {
+        let stream = AsyncStream<ArraySlice<UInt8>> { continuation in
+            for chunk in chunks { continuation.yield(ArraySlice(chunk.utf8)) }
+            continuation.finish()
+        }
+        return HTTPBody(stream, length: .unknown, iterationBehavior: .single)
+    }
+
+    private static func head(_ fields: HTTPFields = [:]) -> HTTPResponse {
+        var head = HTTPResponse(status: .ok)
+        head.headerFields = fields
+        return head
+    }
+
+    @Test("expected length: the body's own, else Content-Length unless encoded, 0 without a body")
+    func expectedLength() {
+        #expect(BodyReading.expectedLength(of: HTTPBody("abc"), head: Self.head()) == 3)
+        #expect(BodyReading.expectedLength(of: Self.streamed(["a"]), head: Self.head([.contentLength: "9"])) == 9)
+        #expect(BodyReading.expectedLength(of: Self.streamed(["a"]), head: Self.head([.contentLength: "9", .contentEncoding: "gzip"])) == nil)
+        #expect(BodyReading.expectedLength(of: Self.streamed(["a"]), head: Self.head()) == nil)
+        #expect(BodyReading.expectedLength(of: nil, head: Self.head([.contentLength: "9"])) == 0)
+    }
+
+    @Test("collect: the whole body under the limit; resourceTooLarge past it, declared or streamed")
+    func collect() async throws {
+        #expect(try await BodyReading.collect(Self.streamed(["ab", "cd"]), head: Self.head(), limit: 4, summary: Self.summary) == Data("abcd".utf8))
+        await #expect {
+            try await BodyReading.collect(Self.streamed(["ab", "cde"]), head: Self.head(), limit: 4, summary: Self.summary)
+        } throws: { error in
+            guard case .resourceTooLarge(_, let limit) = error as? APIError else { return false }
+            return limit == 4
+        }
+        await #expect(throws: APIError.self) {
+            try await BodyReading.collect(Self.streamed([]), head: Self.head([.contentLength: "5"]), limit: 4, summary: Self.summary)
+        }
+        #expect(try await BodyReading.collect(nil, head: Self.head(), limit: 0, summary: Self.summary).isEmpty)
+    }
+
+    @Test("consuming prefix: at most the limit, across chunk boundaries")
+    func consumingPrefix() async {
+        #expect(await BodyReading.consumingPrefix(of: Self.streamed(["abc", "def", "ghi"]), limit: 5) == Data("abcde".utf8))
+        #expect(await BodyReading.consumingPrefix(of: Self.streamed(["ab"]), limit: 5) == Data("ab".utf8))
+        #expect(await BodyReading.consumingPrefix(of: nil, limit: 5).isEmpty)
+    }
+
+    @Test("replayable prefix and bytes leave single-pass bodies untouched")
+    func replayable() async throws {
+        let single = Self.streamed(["abc"])
+        #expect(await BodyReading.replayablePrefix(of: single, limit: 2) == nil)
+        #expect(try await BodyReading.replayableBytes(single, limit: 10) == nil)
+        #expect(!BodyReading.isReplayable(single))
+        let prefix = await BodyReading.replayablePrefix(of: HTTPBody("abcdef"), limit: 4)
+        #expect(prefix?.0 == Data("abcd".utf8) && prefix?.truncated == true)
+        #expect(try await BodyReading.replayableBytes(HTTPBody("abcdef"), limit: 10) == Data("abcdef".utf8))
+        #expect(try await BodyReading.replayableBytes(HTTPBody("abcdef"), limit: 3) == nil)
+        #expect(BodyReading.isReplayable(nil) && BodyReading.isReplayable(HTTPBody("x")))
+    }
+
+    @Test("an error response larger than the quoted prefix still shows its start")
+    func largeErrorBodyQuoted() async {
+        let big = String(repeating: "e", count: BodyReading.errorPrefixLimit + 10)
+        let quoted = await BodyReading.consumingPrefix(of: Self.streamed([big]), limit: BodyReading.errorPrefixLimit)
+        #expect(quoted.count == BodyReading.errorPrefixLimit)
+    }
+}
