@@ -97,7 +97,7 @@ public struct AsyncHTTPClientTransport: Transport {
 
     public func send(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
         if clientFollowsRedirects == true { throw ClientRedirectMode.refusal }
-        var outgoing = HTTPClientRequest(url: "\(request.scheme ?? "https")://\(request.authority ?? "")\(request.path ?? "/")")
+        var outgoing = HTTPClientRequest(url: request.urlString)
         outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
         outgoing.headers.reserveCapacity(request.headerFields.count + 1)
         var hasAcceptEncoding = false

@@ -25,7 +25,7 @@ struct DemoTranscript {
         }
         do {
             let response = try await client.response(for: request)
-            let ms = Double(response.metrics.duration.components.attoseconds) / 1e15 + Double(response.metrics.duration.components.seconds) * 1000
+            let ms = response.metrics.duration.secondsValue * 1000
             print("  \u{2190} \(response.statusCode) in \(String(format: "%.1f", ms)) ms, \(response.body.count) bytes")
             print("  \(describe(response.value))")
             if expectFailure { failures += 1; print("  ✗ expected this step to fail") }

@@ -64,7 +64,7 @@ public struct MetricsMiddleware: Middleware {
     private func record(_ base: [(String, String)], statusClass: String, start: ContinuousClock.Instant) {
         let dimensions = base + [("status_class", statusClass)]
         let elapsed = start.duration(to: .now)
-        let nanoseconds = elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
+        let nanoseconds = elapsed.saturatingNanoseconds
         if let factory {
             Counter(label: "\(prefix)_requests_total", dimensions: dimensions, factory: factory).increment()
             Timer(label: "\(prefix)_request_duration", dimensions: dimensions, factory: factory).recordNanoseconds(nanoseconds)

@@ -116,6 +116,6 @@ public struct Cassette: Codable, Sendable, Equatable {
     }
 
     static func url(of request: HTTPRequest) -> String {
-        "\(request.scheme ?? "https")://\(request.authority ?? "")\(request.path ?? "/")"
+        request.urlString
     }
 }

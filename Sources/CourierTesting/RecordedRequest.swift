@@ -28,7 +28,7 @@ public struct RecordedRequest: Sendable {
         return parts.count > 1 ? String(parts[1]) : nil
     }
     /// The absolute URL.
-    public var url: String { "\(request.scheme ?? "https")://\(request.authority ?? "")\(target)" }
+    public var url: String { request.originString + target }
     /// The decoded query items, in order.
     public var queryItems: [URLQueryItem] {
         URLComponents(string: url)?.queryItems ?? []

@@ -79,7 +79,7 @@ public final class URLSessionTransport: Transport {
     package var inFlightTaskCount: Int { delegate.inFlightCount }
 
     public func send(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
-        let urlString = "\(request.scheme ?? "https")://\(request.authority ?? "")\(request.path ?? "/")"
+        let urlString = request.urlString
         guard let url = URL(string: urlString) else {
             throw TransportError(.invalidRequest, "URLSession cannot represent the URL", requestMayHaveBeenSent: false)
         }

@@ -19,7 +19,7 @@ extension LoggingMiddleware {
         var outcome: ObservedBody.Outcome?
         var error: (any Error)?
 
-        var milliseconds: Int { Int((duration.retrySeconds * 1000).rounded()) }
+        var milliseconds: Int { Int((duration.secondsValue * 1000).rounded()) }
 
         var metadata: Logger.Metadata {
             var metadata: Logger.Metadata = ["http.method": "\(method)", "url": "\(url)", "courier.operation": "\(operation)"]
@@ -103,7 +103,7 @@ extension LoggingMiddleware {
         }
 
         static func format(_ duration: Duration) -> String {
-            let seconds = duration.retrySeconds
+            let seconds = duration.secondsValue
             return seconds < 1 ? "\(Int((seconds * 1000).rounded())) ms" : String(format: "%.2fs", seconds)
         }
 

@@ -70,7 +70,7 @@ public final class RetryBudget: Sendable {
         return state.withLock { state in
             if minRetriesPerSecond > 0 {
                 let elapsed = state.lastRefill.duration(to: instant)
-                let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+                let seconds = elapsed.secondsValue
                 if seconds > 0 {
                     state.reserve = min(minRetriesPerSecond, state.reserve + seconds * minRetriesPerSecond)
                     state.lastRefill = instant

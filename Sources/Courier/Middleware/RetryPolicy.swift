@@ -92,15 +92,15 @@ public struct RetryPolicy: Sendable {
 
     /// The backoff before retry number `retry` (1 for the first retry), jittered and capped.
     public func backoff(beforeRetry retry: Int) -> Duration {
-        let base = initialDelay.retrySeconds * pow(multiplier, Double(max(0, retry - 1)))
-        let capped = min(base, maxDelay.retrySeconds)
+        let base = initialDelay.secondsValue * pow(multiplier, Double(max(0, retry - 1)))
+        let capped = min(base, maxDelay.secondsValue)
         return .seconds(jitter.apply(max(0, capped)))
     }
 
     /// Whether a request may be retried at all: not opted out, an idempotent method (or
     /// `Idempotency-Key`, or opted in), and a body that can be sent again.
     public func isRetryable(_ request: HTTPRequest, body: HTTPBody?, options: RequestOptions) -> Bool {
-        guard MiddlewareSupport.isReplayable(body) else { return false }
+        guard BodyReading.isReplayable(body) else { return false }
         switch options.retry {
         case .never: return false
         case .always: return true
@@ -118,13 +118,6 @@ public struct RetryPolicy: Sendable {
         guard let date = RetryAfterDate.parse(value) else { return nil }
         let interval = date.timeIntervalSince(now)
         return .seconds(max(0, interval.rounded(.up)))
-    }
-}
-
-extension Duration {
-    /// The duration in seconds, as a `Double`.
-    var retrySeconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }
 

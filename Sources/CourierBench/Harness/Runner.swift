@@ -1,3 +1,5 @@
+import Courier
+
 /// Runs a scenario for a number of requests and measures it.
 enum Runner {
     /// Sends `requests` requests through `scenario`, one at a time or `inFlight` at a time, and
@@ -14,7 +16,7 @@ enum Runner {
         }
         let elapsed = start.duration(to: clock.now)
         let after = ResourceUsage.now()
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = elapsed.secondsValue
         return Measurement(
             cpuMicros: (after.cpuSeconds - before.cpuSeconds) / Double(requests) * 1e6,
             requestsPerSecond: Double(requests) / seconds,

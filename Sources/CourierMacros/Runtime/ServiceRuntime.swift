@@ -52,10 +52,10 @@ struct VerboseMiddleware: Middleware {
         let full = request.path ?? "/"
         let parts = full.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         let query = parts.count > 1 ? "?…" : ""
-        return "\(request.scheme ?? "https")://\(request.authority ?? "")\(parts[0])\(query)"
+        return request.originString + "\(parts[0])\(query)"
     }
 
     static func milliseconds(_ duration: Duration) -> Int {
-        Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
+        Int(duration.saturatingNanoseconds / 1_000_000)
     }
 }
