@@ -8,12 +8,6 @@ import Testing
 /// not decode is an error naming it, never bytes handed on as if decoded.
 @Suite("Compressed responses")
 struct CompressionFaultTests {
-    private func withFaultServer(_ body: (FaultServer) async throws -> Void) async throws {
-        let server = try await FaultServer.start()
-        do { try await body(server) } catch { await server.stop(); throw error }
-        await server.stop()
-    }
-
     @Test("a legitimate 2 MiB JSON body compressed ~300:1 is accepted", arguments: TransportKind.allCases)
     func highlyCompressibleJSON(_ kind: TransportKind) async throws {
         try await withFaultServer { (server: FaultServer) async throws in

@@ -8,12 +8,6 @@ import Testing
 /// a crash or a hang, on both transports.
 @Suite("Fault injection")
 struct FaultTests {
-    private func withFaultServer(_ body: (FaultServer) async throws -> Void) async throws {
-        let server = try await FaultServer.start()
-        do { try await body(server) } catch { await server.stop(); throw error }
-        await server.stop()
-    }
-
     private func client(_ kind: TransportKind, _ server: FaultServer, configure: (inout APIConfiguration) -> Void = { _ in }) -> APIClient {
         var configuration = APIConfiguration(baseURL: server.baseURL, timeout: .seconds(10))
         configure(&configuration)

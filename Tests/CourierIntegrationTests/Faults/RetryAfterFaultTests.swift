@@ -16,12 +16,6 @@ struct RetryAfterFaultTests {
         return policy
     }()
 
-    private func withFaultServer(_ body: (FaultServer) async throws -> Void) async throws {
-        let server = try await FaultServer.start()
-        do { try await body(server) } catch { await server.stop(); throw error }
-        await server.stop()
-    }
-
     private func client(_ kind: TransportKind, _ server: FaultServer, timeout: Duration = .seconds(20)) -> APIClient {
         APIClient(configuration: APIConfiguration(baseURL: server.baseURL, timeout: timeout),
                   transport: kind.makeTransport(), middleware: [RetryMiddleware(policy: Self.policy)])
