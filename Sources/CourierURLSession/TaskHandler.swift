@@ -93,7 +93,8 @@ final class TaskHandler: Sendable {
 
     func didReceive(response: URLResponse) {
         let head = Self.head(from: response)
-        if let coding = head.headerFields[.contentEncoding], !Self.decodedCodings.contains(coding.lowercased()) {
+        let hasBody = !isHead && head.status.code != 204 && head.status.code != 304
+        if hasBody, let coding = head.headerFields[.contentEncoding], !Self.decodedCodings.contains(coding.lowercased()) {
             // Never hand on bytes still encoded as if they were the content.
             cancel(reason: .undecodedCoding(coding))
             return

@@ -71,8 +71,11 @@ struct MiddlewareIntegrationTests {
             let tokens = ClosureTokenProvider(
                 token: { AccessToken("expired-token") },
                 refresh: { _ in
-                    try await Task.sleep(for: .seconds(3600))   // an identity provider that never answers
-                    return AccessToken("never")
+                    // An identity provider that hangs and ignores cancellation: it waits for a
+                    // detached task, which the refresher's cancellation does not reach (10 s, so
+                    // the test process does not keep it forever).
+                    try await Task.detached { try await Task.sleep(for: .seconds(10)) }.value
+                    return AccessToken("late")
                 }
             )
             let refresher = TokenRefresher(provider: tokens, refreshTimeout: .milliseconds(300))

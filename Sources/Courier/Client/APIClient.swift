@@ -126,6 +126,7 @@ public final class APIClient: Sendable {
             maxResponseSize: options.maxResponseSize ?? configuration.maxResponseSize, logger: configuration.logger)
         context.targetsBaseOrigin = prepared.targetsBaseOrigin
         context.sensitiveHeaders = configuration.sensitiveHeaders
+        context.sensitiveQueryNames = configuration.sensitiveQueryNames
         return (prepared, context)
     }
 

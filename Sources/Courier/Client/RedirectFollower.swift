@@ -33,6 +33,7 @@ struct RedirectFollower: Sendable {
         var extraSensitive = policy.sensitiveHeaders.union(context.sensitiveHeaders)
         extraSensitive.formUnion(context.options.sensitiveRedirectHeaders)
         let sensitive = extraSensitive
+        let queryNames = context.queryNames
         let carriesCredentials = context.carriesCredentials
             || request.headerFields.contains { Redaction.isSensitive(header: $0.name, extra: sensitive) }
 
@@ -49,15 +50,15 @@ struct RedirectFollower: Sendable {
             let nextEndpoint: Endpoint
             do {
                 guard let next = URL(string: location, relativeTo: URL(string: Self.url(of: request))) else {
-                    throw APIError.invalidURL(Redaction.redactURL(location), reason: "it is not a valid URL")
+                    throw APIError.invalidURL(queryNames.redact(url: location), reason: "it is not a valid URL")
                 }
                 nextEndpoint = try Endpoint(next.absoluteURL)
             } catch let error as APIError {
                 guard case .invalidURL(_, let reason) = error else { throw error }
-                throw RedirectError(reason: "the Location is not a URL Courier may follow: \(reason)", location: Redaction.redactURL(location))
+                throw RedirectError(reason: "the Location is not a URL Courier may follow: \(reason)", location: queryNames.redact(url: location))
             }
             if current.scheme == "https" && nextEndpoint.scheme == "http" && !policy.allowsInsecureRedirects {
-                throw RedirectError(reason: "https → http downgrade (set RedirectPolicy.allowsInsecureRedirects to allow)", location: Redaction.redactURL(location))
+                throw RedirectError(reason: "https → http downgrade (set RedirectPolicy.allowsInsecureRedirects to allow)", location: queryNames.redact(url: location))
             }
 
             var nextRequest = request
@@ -70,7 +71,7 @@ struct RedirectFollower: Sendable {
                 if (status == 307 || status == 308), body != nil, carriesCredentials, !policy.allowsCrossOriginBodyRedirects {
                     throw RedirectError(
                         reason: "HTTP \(status) asks to resend the body of an authenticated or signed request to another origin, which could replay it (set RedirectPolicy.allowsCrossOriginBodyRedirects to allow)",
-                        location: Redaction.redactURL(location))
+                        location: queryNames.redact(url: location))
                 }
                 nextRequest.headerFields = nextRequest.headerFields.filter { !Redaction.isSensitive(header: $0.name, extra: sensitive) }
             }
@@ -84,10 +85,10 @@ struct RedirectFollower: Sendable {
                 nextRequest.headerFields[.contentLocation] = nil
                 nextRequest.headerFields[.transferEncoding] = nil
             } else if let replay = body, replay.iterationBehavior == .single {
-                throw RedirectError(reason: "HTTP \(status) asks to resend a streamed body that can be sent only once", location: Redaction.redactURL(location))
+                throw RedirectError(reason: "HTTP \(status) asks to resend a streamed body that can be sent only once", location: queryNames.redact(url: location))
             }
             guard visited.insert(Self.key(nextRequest)).inserted else {
-                throw RedirectError(reason: "redirect loop", location: Redaction.redactURL(location))
+                throw RedirectError(reason: "redirect loop", location: queryNames.redact(url: location))
             }
             request = nextRequest
             (response, responseBody) = try await transport.send(request, body: body, context: context)

@@ -29,6 +29,15 @@ public struct RequestSummary: Sendable, Hashable, CustomStringConvertible {
         self.operationName = operationName
     }
 
+    /// A summary of a request inside a middleware or transport, redacting the standard secret
+    /// query names and the client's own (``RequestContext/sensitiveQueryNames``).
+    package init(_ request: HTTPRequest, context: RequestContext) {
+        self.init(request, operationName: context.operationName)
+        if !context.sensitiveQueryNames.isEmpty {
+            url = request.originString + context.queryNames.redact(target: request.path ?? "/")
+        }
+    }
+
     /// `GET https://api.example.com/v1/users?page=2`
     public var description: String { "\(method) \(url)" }
 }

@@ -73,13 +73,16 @@ public struct LoggingMiddleware: Middleware {
         let debug = logger.logLevel <= .debug
         guard verbose || debug || logger.logLevel <= level else { return try await next(request, body, context) }
 
-        var transcript = Transcript(url: MiddlewareSupport.redactedURL(request, extraQueryNames: redactedQueryItems),
+        // The client's own secret names (APIConfiguration.sensitiveHeaders / sensitiveQueryNames) count too.
+        let queryNames = context.sensitiveQueryNames.isEmpty ? redactedQueryItems : redactedQueryItems.union(context.sensitiveQueryNames)
+        var redactedNames = queryNames.union(redactedHeaders.map(\.canonicalName))
+        if !context.sensitiveHeaders.isEmpty { redactedNames.formUnion(context.sensitiveHeaders.map(\.canonicalName)) }
+        var transcript = Transcript(url: MiddlewareSupport.redactedURL(request, extraQueryNames: queryNames),
                                     method: request.method.rawValue, operation: context.operationName, attempt: context.attempt,
-                                    redactedNames: redactedQueryItems.union(redactedHeaders.map(\.canonicalName)))
-        // The client's own secret header names (APIConfiguration.sensitiveHeaders) count too.
-        let redactedHeaders = context.sensitiveHeaders.isEmpty ? self.redactedHeaders : self.redactedHeaders.union(context.sensitiveHeaders)
+                                    redactedNames: redactedNames)
+        let allRedactedHeaders = context.sensitiveHeaders.isEmpty ? redactedHeaders : redactedHeaders.union(context.sensitiveHeaders)
         if verbose || debug {
-            transcript.requestHeaders = Redaction.redact(request.headerFields, extra: redactedHeaders)
+            transcript.requestHeaders = Redaction.redact(request.headerFields, extra: allRedactedHeaders)
             transcript.requestBody = await BodyReading.replayablePrefix(of: body, limit: maxBodyBytes)
             transcript.bodyIsStreamed = body != nil && transcript.requestBody == nil
             if debug && !verbose { logger.debug("\(transcript.requestLines(emoji: false))", metadata: transcript.metadata) }
@@ -101,7 +104,7 @@ public struct LoggingMiddleware: Middleware {
         transcript.response = response
         // Headers are shown only at debug or in the verbose transcript; redacting them costs a
         // case-insensitive Foundation search per header (~70,000 instructions per response).
-        if verbose || debug { transcript.responseHeaders = Redaction.redact(response.headerFields, extra: redactedHeaders) }
+        if verbose || debug { transcript.responseHeaders = Redaction.redact(response.headerFields, extra: allRedactedHeaders) }
         let level = self.level
         let prefixLength = verbose || debug ? maxBodyBytes : 0
         let observed = ObservedBody.wrap(responseBody, prefixLength: prefixLength) { [transcript] outcome in

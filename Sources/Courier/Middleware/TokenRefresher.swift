@@ -163,21 +163,21 @@ public actor TokenRefresher {
     }
 
     /// The provider's token, or an ``AuthenticationError`` of kind `timedOut` when it takes longer
-    /// than `limit` (the provider's task is then cancelled).
+    /// than `limit`. The provider runs in a task of its own, which is cancelled then but never
+    /// awaited: a provider that ignores cancellation cannot hold its waiters past the limit (a
+    /// task group would wait for it).
     private nonisolated static func bounded(
         by limit: Duration, what: String, _ operation: @escaping @Sendable () async throws -> AccessToken
     ) async throws -> AccessToken {
-        try await withThrowingTaskGroup(of: AccessToken?.self) { group in
-            group.addTask { try await operation() }
-            group.addTask {
-                try await Task.sleep(for: limit)
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let token = first else {
-                throw AuthenticationError(.timedOut, underlying: TokenRefreshTimeout(operation: what, limit: limit))
-            }
-            return token
+        let work = Task { try await operation() }
+        do {
+            return try await value(of: work, deadline: ContinuousClock.now.advanced(by: limit))
+        } catch let error as TransportError where error.kind == .timeout {
+            work.cancel()
+            throw AuthenticationError(.timedOut, underlying: TokenRefreshTimeout(operation: what, limit: limit))
+        } catch {
+            if error is CancellationError { work.cancel() }
+            throw error
         }
     }
 

@@ -43,7 +43,7 @@ public struct ValidationMiddleware: Middleware {
         _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: HTTPHandler
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let (response, responseBody) = try await next(request, body, context)
-        let summary = RequestSummary(request, operationName: context.operationName)
+        let summary = RequestSummary(request, context: context)
         if let statusCodes, !statusCodes.contains(response.status.code) {
             let data = await BodyReading.consumingPrefix(of: responseBody, limit: BodyReading.errorPrefixLimit)
             throw APIClient.httpError(response, body: data, summary: summary)

@@ -30,12 +30,23 @@ extension APIClient {
         visited: Set<String>,
         next: @escaping @Sendable (R, Response<R.Response>) throws -> R?
     ) -> PageSequence<R.Response>.Step {
-        let head = try? prepare(request).0
+        let prepared = try? prepare(request)
+        let head = prepared?.0
         let summary = head.map { RequestSummary($0, operationName: request.options.operationName) }
         return PageSequence.Step(summary: summary) { [self] in
             var visited = visited
             if let head, let summary {
-                let key = "\(head.method.rawValue) \(head.scheme ?? "")://\(head.authority ?? "")\(head.path ?? "/")"
+                // A cursor may travel in the body (GraphQL, `search_after`): the body is part of
+                // what identifies a page. A body that cannot be read again is never compared.
+                var key = "\(head.method.rawValue) \(head.urlString)"
+                if let body = prepared?.1 {
+                    let bytes = try? await BodyReading.replayableBytes(body, limit: BodyReading.errorPrefixLimit)
+                    key += bytes.flatMap { $0 }.map { data -> String in
+                        var hasher = Hasher()   // over every byte (Data's own hash reads only a prefix)
+                        data.withUnsafeBytes { hasher.combine(bytes: $0) }
+                        return " body:\(hasher.finalize())"
+                    } ?? " unreadable body:\(visited.count)"
+                }
                 guard visited.insert(key).inserted else {
                     throw APIError.network(request: summary, underlying: PaginationError(
                         reason: "the server led back to a page already fetched (after \(visited.count) pages): a pagination cycle", url: summary.url))

@@ -43,6 +43,14 @@ public struct RequestContext: Sendable {
     /// middleware add (an API-key header, a signature). Such headers are redacted in logs and
     /// removed when a redirect leaves the origin.
     public var sensitiveHeaders: Set<HTTPField.Name> = []
+    /// Query parameter names whose values are secret besides ``Redaction/QueryNames/standard``:
+    /// the client's ``APIConfiguration/sensitiveQueryNames``. Errors, logs and refused redirect
+    /// locations redact them.
+    public var sensitiveQueryNames: Set<String> = []
+    /// The secret query names to redact with: the standard ones and ``sensitiveQueryNames``.
+    package var queryNames: Redaction.QueryNames {
+        sensitiveQueryNames.isEmpty ? .standard : Redaction.QueryNames.standard.adding(sensitiveQueryNames)
+    }
     /// Whether middleware added credentials or a signature to the request. A `307`/`308`
     /// redirect to another origin that would resend such a request's body is refused unless
     /// ``RedirectPolicy/allowsCrossOriginBodyRedirects`` is set. Middleware of your own that sign

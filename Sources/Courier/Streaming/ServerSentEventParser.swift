@@ -23,6 +23,10 @@ struct ServerSentEventParser {
     private var skipLeadingLF = false
     private var atStreamStart = true
     private var event = ServerSentEvent()
+    /// The event's `data:` lines joined with LF, as bytes: appended in place, turned into a
+    /// string once when the event is dispatched (joining strings per line would copy the whole
+    /// data each time).
+    private var data: [UInt8]?
     private var hasFields = false
     private var eventSize = 0
 
@@ -74,9 +78,11 @@ struct ServerSentEventParser {
     private mutating func process(line: some Collection<UInt8>, into events: inout [ServerSentEvent]) throws {
         if line.isEmpty {
             if hasFields {
+                if let data { event.data = String(decoding: data, as: UTF8.self) }
                 events.append(event)
             }
             event = ServerSentEvent()
+            data = nil
             hasFields = false
             eventSize = 0
             return
@@ -85,24 +91,28 @@ struct ServerSentEventParser {
         eventSize += line.count
         guard eventSize <= limit else { throw LimitExceeded() }
         let field: String
-        var value: String
+        var rest = line[line.endIndex...]
         if let colon = line.firstIndex(of: Self.colon) {
             field = String(decoding: line[..<colon], as: UTF8.self)
-            var rest = line[line.index(after: colon)...]
+            rest = line[line.index(after: colon)...]
             if rest.first == Self.space { rest = rest.dropFirst() }
-            value = String(decoding: rest, as: UTF8.self)
         } else {
             field = String(decoding: line, as: UTF8.self)
-            value = ""
         }
+        if field == "data" {
+            if data == nil {
+                data = Array(rest)
+            } else {
+                data!.append(Self.lf)
+                data!.append(contentsOf: rest)
+            }
+            hasFields = true
+            return
+        }
+        let value = String(decoding: rest, as: UTF8.self)
         switch field {
         case "event":
             event.event = value
-        case "data":
-            if let existing = event.data {
-                value = existing + "\n" + value
-            }
-            event.data = value
         case "id":
             event.id = value
         case "retry":

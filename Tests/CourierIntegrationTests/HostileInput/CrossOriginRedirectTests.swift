@@ -62,9 +62,12 @@ struct CrossOriginRedirectTests {
             try await withTestServer { (other: TestServer) async throws in
                 let client = APIClient(configuration: APIConfiguration(baseURL: origin.baseURL), transport: kind.makeTransport(),
                                        middleware: [AuthenticationMiddleware(.bearer("secret"))])
-                await #expect(throws: APIError.self) {
+                await #expect {
                     try await client.send(Request<Echo>(method: .post, path: "/redirect-to", query: Self.redirect(to: other.url("/echo"), status: 307),
                                                         body: .json(["a": 1])))
+                } throws: { error in
+                    guard case .network(_, let underlying) = error as? APIError, let redirect = underlying as? RedirectError else { return false }
+                    return redirect.reason.contains("allowsCrossOriginBodyRedirects")
                 }
                 #expect(other.requestCount == 0)
             }

@@ -191,4 +191,18 @@ struct APIClientTests {
             "\(error)".contains("key=<redacted>&q=x") && !"\(error)".contains("AIza-SECRET")
         }
     }
+    @Test("the client's secret query names are redacted in ValidationMiddleware's errors too")
+    func configuredSecretQueryNamesInMiddlewareErrors() async throws {
+        let stub = StubTransport()
+        var configuration = APIConfiguration(baseURL: URL(string: "https://api.example.com/v2")!)
+        configuration.sensitiveQueryNames = ["key"]
+        configuration.acceptableStatusCodes = Set(200..<600)
+        let client = APIClient(configuration: configuration, transport: stub, middleware: [ValidationMiddleware(statusCodes: 200..<300)])
+        stub.on(.get, "/geo", .status(403))
+        await #expect {
+            try await client.send(Request<Data>(path: "/geo", query: [.init(name: "key", value: "AIza-SECRET")]))
+        } throws: { error in
+            "\(error)".contains("key=<redacted>") && !"\(error)".contains("AIza-SECRET")
+        }
+    }
 }

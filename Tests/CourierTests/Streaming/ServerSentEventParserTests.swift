@@ -66,4 +66,11 @@ struct ServerSentEventParserTests {
         #expect(events.count == 1)
         #expect(events.first?.data?.utf8.count == 4 << 20)
     }
+    @Test("an event of 100,000 short data lines is joined in place, one line per LF")
+    func manyDataLines() throws {
+        let lines = String(repeating: "data: x\n", count: 100_000) + "\n"
+        let events = try Self.parse([lines], limit: 1 << 20)
+        #expect(events.count == 1)
+        #expect(events.first?.data?.utf8.count == 100_000 * 2 - 1)
+    }
 }
