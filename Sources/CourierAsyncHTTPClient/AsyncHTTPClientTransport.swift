@@ -22,7 +22,8 @@ import OpenAPIRuntime
 /// ``AsyncHTTPClientTransport/recommendedConfiguration()`` so redirects stay with Courier. A
 /// client that follows redirects by itself (AsyncHTTPClient's default configuration) is refused:
 /// every request fails with a ``Courier/TransportError`` of kind `invalidRequest` before anything
-/// is sent. You own a client you pass in: shut it down when you are done with it.
+/// is sent. (The redirect mode is read by reflection; should a later AsyncHTTPClient hide it, a
+/// response reached through a redirect is refused instead, after the fact.) You own a client you pass in: shut it down when you are done with it.
 public struct AsyncHTTPClientTransport: Transport {
     /// The client requests go through.
     public let client: HTTPClient
@@ -53,7 +54,7 @@ public struct AsyncHTTPClientTransport: Transport {
         self.client = client ?? SharedHTTPClient.client
         self.requestsCompression = requestsCompression ?? (client == nil)
         self.clientReadTimeout = client == nil ? Self.recommendedReadTimeout : clientReadTimeout
-        self.clientFollowsRedirects = client.flatMap(ClientRedirectMode.follows) ?? false
+        self.clientFollowsRedirects = client.map(ClientRedirectMode.follows) ?? false
         self.clientDecompresses = client.map { ClientRedirectMode.configuration(of: $0).map(Self.decompresses) ?? false } ?? true
     }
 

@@ -23,6 +23,7 @@ public final class ReplayTransport: Transport {
         public var request: String
         /// What the cassette can answer.
         public var recorded: [String]
+        /// One line: the request and what the cassette can answer.
         public var description: String {
             "ReplayTransport: no recorded exchange for \(request). The cassette has: "
                 + (recorded.isEmpty ? "nothing" : recorded.joined(separator: ", "))
@@ -35,6 +36,7 @@ public final class ReplayTransport: Transport {
         public var request: String
         /// What is wrong with the recorded response.
         public var reason: String
+        /// One line: the request and why its recorded answer cannot be replayed.
         public var description: String { "ReplayTransport: the cassette's answer to \(request) cannot be replayed: \(reason)" }
     }
 

@@ -17,7 +17,7 @@ public struct RedirectPolicy: Sendable, Hashable {
     /// Whether an `https` → `http` redirect is allowed. Default: `false`.
     public var allowsInsecureRedirects: Bool
     /// Headers removed, beside the standard credential headers, when a redirect leaves the
-    /// origin (API keys, custom tokens). Authentication middleware adds theirs here.
+    /// origin (API keys, custom tokens). Middleware add theirs to ``RequestContext/sensitiveHeaders``.
     public var sensitiveHeaders: Set<HTTPField.Name>
     /// Whether a `307`/`308` redirect to another origin may resend the body of a request that
     /// carries credentials or a signature (its secret headers are still removed). Default:

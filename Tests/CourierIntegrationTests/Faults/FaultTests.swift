@@ -150,7 +150,7 @@ struct DeadPooledConnectionTests {
             let client = APIClient(configuration: APIConfiguration(baseURL: server.baseURL, timeout: .seconds(10)), transport: kind.makeTransport())
             for method: HTTPRequest.Method in [.get, .post, .get] {
                 _ = try await client.send(Request<Data>(method: method, path: "/ok-then-close", query: [.init(name: "ms", value: "20")]))
-                try await Task.sleep(for: .milliseconds(150))   // the server closes the idle connection meanwhile
+                try await Task.sleep(for: .milliseconds(400))   // the server closes the idle connection meanwhile (room for a loaded 2-core run)
             }
             // Every request reached the server exactly once: a stale connection was detected
             // (or the unsent request moved to a new one), never a request sent twice.
