@@ -53,15 +53,7 @@ public enum Redaction {
     /// A URL string with `user:password@` removed and sensitive query values redacted, for
     /// showing URLs that came from elsewhere (a `Location` header, a configuration file).
     public static func redactURL(_ url: String) -> String {
-        var text = url
-        if let schemeEnd = text.range(of: "://") {
-            let authorityStart = schemeEnd.upperBound
-            let authorityEnd = text[authorityStart...].firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? text.endIndex
-            if let at = text[authorityStart..<authorityEnd].lastIndex(of: "@") {
-                text.replaceSubrange(authorityStart...at, with: placeholder + "@")
-            }
-        }
-        return redactQuery(inTarget: text)
+        QueryNames.standard.redact(url: url)
     }
 
     /// A copy of `fields` with sensitive values replaced by the placeholder.

@@ -13,6 +13,19 @@ struct CrossOriginRedirectTests {
         [.init(name: "url", value: target.absoluteString), .init(name: "status", value: String(status))]
     }
 
+    /// A client for `origin` with one middleware.
+    private static func client(_ kind: TransportKind, _ origin: TestServer, _ middleware: any Middleware) -> APIClient {
+        APIClient(configuration: APIConfiguration(baseURL: origin.baseURL), transport: kind.makeTransport(), middleware: [middleware])
+    }
+
+    private static let signing = SigningMiddleware(.hmacSHA256(HMACRequestSignature(secret: Data("s3cret".utf8), keyID: "k1")))
+
+    /// Whether `error` is the refusal to resend a body to another origin.
+    private static func isBodyRedirectRefusal(_ error: any Error) -> Bool {
+        guard case .network(_, let underlying) = error as? APIError, let redirect = underlying as? RedirectError else { return false }
+        return redirect.reason.contains("allowsCrossOriginBodyRedirects")
+    }
+
     @Test("API-key, token and signature headers, and names the client adds, are dropped at another origin", arguments: TransportKind.allCases)
     func customCredentialHeaders(_ kind: TransportKind) async throws {
         try await withTestServer { (origin: TestServer) async throws in
@@ -40,16 +53,12 @@ struct CrossOriginRedirectTests {
     func signedBodyNotReplayed(_ kind: TransportKind) async throws {
         try await withTestServer { (origin: TestServer) async throws in
             try await withTestServer { (other: TestServer) async throws in
-                let client = APIClient(configuration: APIConfiguration(baseURL: origin.baseURL), transport: kind.makeTransport(),
-                                       middleware: [SigningMiddleware(.hmacSHA256(HMACRequestSignature(secret: Data("s3cret".utf8), keyID: "k1")))])
+                let client = Self.client(kind, origin, Self.signing)
                 for status in [307, 308] {
                     await #expect {
                         try await client.send(Request<Echo>(method: .post, path: "/redirect-to", query: Self.redirect(to: other.url("/echo"), status: status),
                                                             body: .json(["amount": 100])))
-                    } throws: { error in
-                        guard case .network(_, let underlying) = error as? APIError, let redirect = underlying as? RedirectError else { return false }
-                        return redirect.reason.contains("allowsCrossOriginBodyRedirects")
-                    }
+                    } throws: { Self.isBodyRedirectRefusal($0) }
                 }
                 #expect(other.requestCount == 0)
             }
@@ -60,15 +69,11 @@ struct CrossOriginRedirectTests {
     func authenticatedBodyNotReplayed(_ kind: TransportKind) async throws {
         try await withTestServer { (origin: TestServer) async throws in
             try await withTestServer { (other: TestServer) async throws in
-                let client = APIClient(configuration: APIConfiguration(baseURL: origin.baseURL), transport: kind.makeTransport(),
-                                       middleware: [AuthenticationMiddleware(.bearer("secret"))])
+                let client = Self.client(kind, origin, AuthenticationMiddleware(.bearer("secret")))
                 await #expect {
                     try await client.send(Request<Echo>(method: .post, path: "/redirect-to", query: Self.redirect(to: other.url("/echo"), status: 307),
                                                         body: .json(["a": 1])))
-                } throws: { error in
-                    guard case .network(_, let underlying) = error as? APIError, let redirect = underlying as? RedirectError else { return false }
-                    return redirect.reason.contains("allowsCrossOriginBodyRedirects")
-                }
+                } throws: { Self.isBodyRedirectRefusal($0) }
                 #expect(other.requestCount == 0)
             }
         }
@@ -81,7 +86,7 @@ struct CrossOriginRedirectTests {
                 var configuration = APIConfiguration(baseURL: origin.baseURL)
                 configuration.redirectPolicy.allowsCrossOriginBodyRedirects = true
                 let client = APIClient(configuration: configuration, transport: kind.makeTransport(),
-                                       middleware: [SigningMiddleware(.hmacSHA256(HMACRequestSignature(secret: Data("s3cret".utf8), keyID: "k1")))])
+                                       middleware: [Self.signing])
                 let echo = try await client.send(Request<Echo>(method: .post, path: "/redirect-to", query: Self.redirect(to: other.url("/echo"), status: 307),
                                                                body: .json(["amount": 100])))
                 #expect(echo.method == "POST")
@@ -94,8 +99,7 @@ struct CrossOriginRedirectTests {
     @Test("a signed POST redirected 307 on the same origin keeps its body and signature", arguments: TransportKind.allCases)
     func sameOriginKept(_ kind: TransportKind) async throws {
         try await withTestServer { (origin: TestServer) async throws in
-            let client = APIClient(configuration: APIConfiguration(baseURL: origin.baseURL), transport: kind.makeTransport(),
-                                   middleware: [SigningMiddleware(.hmacSHA256(HMACRequestSignature(secret: Data("s3cret".utf8), keyID: "k1")))])
+            let client = Self.client(kind, origin, Self.signing)
             let echo = try await client.send(Request<Echo>(method: .post, path: "/redirect-to", query: [.init(name: "url", value: "/echo"), .init(name: "status", value: "307")],
                                                            body: .json(["amount": 100])))
             #expect(echo.body == #"{"amount":100}"#)
