@@ -148,7 +148,7 @@ struct PublisherTests {
         let (_, exact) = await Collector(data.hasContentType("text/plain; charset=utf-8")).finish()
         #expect(failure(exact) == nil)
         let (_, mismatch) = await Collector(data.hasContentType("application/json")).finish()
-        guard case .unexpectedContentType(_, let expected, let received)? = failure(mismatch) else {
+        guard let apiError = failure(mismatch), apiError.kind == .unexpectedContentType, case let expected = apiError.expectedContentTypes, case let received = apiError.receivedContentType else {
             Issue.record("expected unexpectedContentType, got \(mismatch)")
             return
         }
@@ -161,7 +161,7 @@ struct PublisherTests {
         let (client, stub) = makeClient()
         stub.on(.get, "/bad", .json(#"{"id": "x"}"#))
         let (_, completion) = await Collector(client.dataPublisher(for: Request<Data>(path: "/bad")).decode(Post.self)).finish()
-        guard case .decodingFailed(_, let type, _, let body)? = failure(completion) else {
+        guard let apiError = failure(completion), apiError.kind == .decodingFailed, let type = apiError.decodedType, case let body = apiError.body else {
             Issue.record("expected decodingFailed, got \(completion)")
             return
         }

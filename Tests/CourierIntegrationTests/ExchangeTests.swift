@@ -27,7 +27,7 @@ struct ExchangeTests {
             await #expect {
                 try await client.send(Request<TestUser>(path: "/users/404"))
             } throws: { error in
-                guard case .httpError(404, let message, _, _, let request) = error as? APIError else { return false }
+                guard let apiError = error as? APIError, apiError.kind == .httpError, apiError.statusCode == 404, case let message = apiError.message, let request = apiError.request else { return false }
                 return message == "No user with id 404" && request.url.hasSuffix("/users/404")
             }
         }
@@ -115,7 +115,7 @@ struct ExchangeTests {
             await #expect {
                 try await client.send(Request<TestUser>(path: "/json/invalid"))
             } throws: { error in
-                if case .decodingFailed = error as? APIError { return true }
+                if (error as? APIError)?.kind == .decodingFailed { return true }
                 return false
             }
         }

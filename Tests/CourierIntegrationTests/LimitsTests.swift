@@ -16,7 +16,7 @@ struct LimitsTests {
                 await #expect {
                     try await client.send(Request<Data>(path: "/never"))
                 } throws: { error in
-                    if case .timeout = error as? APIError { return true }
+                    if (error as? APIError)?.kind == .timeout { return true }
                     return false
                 }
             }
@@ -33,7 +33,7 @@ struct LimitsTests {
                 await #expect {
                     try await client.send(Request<Data>(path: "/slow-body", query: [.init(name: "ms", value: "20000")]))
                 } throws: { error in
-                    if case .timeout = error as? APIError { return true }
+                    if (error as? APIError)?.kind == .timeout { return true }
                     return false
                 }
             }
@@ -54,7 +54,7 @@ struct LimitsTests {
                     await #expect {
                         try await client.send(Request<Data>(path: "/slow-body", query: [.init(name: "ms", value: "20000")]))
                     } throws: { error in
-                        if case .timeout = error as? APIError { return true }
+                        if (error as? APIError)?.kind == .timeout { return true }
                         return false
                     }
                 }
@@ -89,7 +89,7 @@ struct LimitsTests {
             await #expect {
                 try await client.send(Request<Data>(path: "/bytes/2000000"))
             } throws: { error in
-                if case .resourceTooLarge(_, 100_000) = error as? APIError { return true }
+                if let apiError = error as? APIError, apiError.kind == .resourceTooLarge, apiError.sizeLimit == 100_000 { return true }
                 return false
             }
             #expect(try await client.send(Request<Data>(path: "/bytes/100000")).count == 100_000)
@@ -103,7 +103,7 @@ struct LimitsTests {
             await #expect {
                 try await client.send(Request<Data>(path: "/stream-bytes/5000000"))
             } throws: { error in
-                if case .resourceTooLarge = error as? APIError { return true }
+                if (error as? APIError)?.kind == .resourceTooLarge { return true }
                 return false
             }
         }
@@ -116,7 +116,7 @@ struct LimitsTests {
             await #expect {
                 try await client.send(Request<Data>(path: "/infinite"))
             } throws: { error in
-                if case .resourceTooLarge = error as? APIError { return true }
+                if (error as? APIError)?.kind == .resourceTooLarge { return true }
                 return false
             }
             #expect(try await client.send(Request<String>(path: "/text")) == "hello")
@@ -132,7 +132,7 @@ struct LimitsTests {
         await #expect {
             try await client.send(Request<Data>(path: "/text"))
         } throws: { error in
-            if case .network = error as? APIError { return true }
+            if (error as? APIError)?.kind == .network { return true }
             return false
         }
     }

@@ -90,7 +90,7 @@ struct MiddlewareIntegrationTests {
                         await #expect {
                             try await client.send(Request<Protected>(path: "/auth/protected"))
                         } throws: { error in
-                            guard case .timeout(_, let after) = error as? APIError else { return false }
+                            guard let apiError = error as? APIError, apiError.kind == .timeout, let after = apiError.timeLimit else { return false }
                             return after == .milliseconds(300)
                         }
                     }

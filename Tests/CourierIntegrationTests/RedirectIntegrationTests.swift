@@ -74,7 +74,7 @@ struct RedirectIntegrationTests {
             await #expect {
                 try await client.send(Request<Data>(path: "/redirect-loop"))
             } throws: { error in
-                guard case .network(_, let underlying) = error as? APIError else { return false }
+                guard let apiError = error as? APIError, apiError.kind == .network, let underlying = apiError.underlyingError else { return false }
                 return underlying is RedirectError
             }
         }

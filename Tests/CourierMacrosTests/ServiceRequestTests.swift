@@ -69,7 +69,7 @@ struct ServiceRequestTests {
         await #expect {
             _ = try await library.rename(id: 1, traceID: "x\r\nX-Admin: 1", etag: nil, body: Post(id: 1, title: "b"))
         } throws: { error in
-            guard case APIError.encodingFailed = error else { return false }
+            guard case APIError.Kind.encodingFailed = error else { return false }
             return true
         }
         #expect(stub.requests.isEmpty)

@@ -70,13 +70,13 @@ struct ServiceResponseTests {
         await #expect {
             _ = try await service.getPost(id: 1)
         } throws: { error in
-            guard case APIError.httpError(statusCode: 404, message: let message, _, _, _) = error else { return false }
-            return message == "no such post"
+            guard let error = error as? APIError, error.statusCode == 404 else { return false }
+            return error.message == "no such post"
         }
         await #expect {
             _ = try await service.getAllPosts()
         } throws: { error in
-            guard case APIError.decodingFailed = error else { return false }
+            guard case APIError.Kind.decodingFailed = error else { return false }
             return true
         }
     }

@@ -177,9 +177,13 @@ public final class APIClient: Sendable {
             if error.kind == .timeout { return APIError.timeout(request: summary, after: timeout) }
             return APIError.network(request: summary, underlying: error)
         case let error as RedirectError: return APIError.network(request: summary, underlying: error)
-        case let error as AuthenticationError where error.kind == .timedOut:
-            // A hung token provider: the request ends when the refresh's own limit passes.
-            return APIError.timeout(request: summary, after: (error.underlying as? TokenRefreshTimeout)?.limit ?? timeout)
+        case let error as AuthenticationError:
+            if Task.isCancelled { return CancellationError() }
+            if error.kind == .timedOut, let hung = error.underlying as? TokenRefreshTimeout {
+                // A hung token provider: the request ends when the refresh's own limit passes.
+                return APIError.timeout(request: summary, after: hung.limit, waitingFor: hung.operation)
+            }
+            return APIError.authentication(request: summary, underlying: error)
         case let error as InvalidHeaderError: return APIError.encodingFailed(request: summary, underlying: error)
         default:
             if Task.isCancelled { return CancellationError() }

@@ -54,8 +54,8 @@ struct RedirectFollower: Sendable {
                 }
                 nextEndpoint = try Endpoint(next.absoluteURL)
             } catch let error as APIError {
-                guard case .invalidURL(_, let reason) = error else { throw error }
-                throw RedirectError(reason: "the Location is not a URL Courier may follow: \(reason)", location: queryNames.redact(url: location))
+                guard error.kind == .invalidURL else { throw error }
+                throw RedirectError(reason: "the Location is not a URL Courier may follow: \(error.message ?? "invalid")", location: queryNames.redact(url: location))
             }
             if current.scheme == "https" && nextEndpoint.scheme == "http" && !policy.allowsInsecureRedirects {
                 throw RedirectError(reason: "https → http downgrade (set RedirectPolicy.allowsInsecureRedirects to allow)", location: queryNames.redact(url: location))

@@ -1,15 +1,5 @@
 import HTTPTypes
 
-/// Why a header was refused.
-public struct InvalidHeaderError: Error, Sendable, CustomStringConvertible {
-    /// The header name, as given (names are never secret; values are never included).
-    public var name: String
-    /// What is wrong.
-    public var reason: String
-
-    public var description: String { "header '\(name)' refused: \(reason)" }
-}
-
 /// Checks header names and values that come in as strings, before they reach `HTTPFields`
 /// (which would silently turn CR and LF into spaces).
 public enum HeaderValidation {

@@ -1,10 +1,3 @@
-/// Why a path could not be built.
-public struct PathEncodingError: Error, Sendable, CustomStringConvertible {
-    /// What is wrong.
-    public var reason: String
-    public var description: String { reason }
-}
-
 /// Expands `{name}` templates in a path.
 ///
 /// - `{name}`: the value of `name`, percent-encoded as one segment: everything but RFC 3986

@@ -10,31 +10,36 @@ extension APIError: CustomStringConvertible, LocalizedError {
     public var description: String { LogSafeText.escape(unescapedDescription) }
 
     private var unescapedDescription: String {
-        switch self {
-        case .invalidURL(let url, let reason):
-            return "Invalid URL '\(url)': \(reason)"
-        case .encodingFailed(let request, let error):
-            return "Could not encode \(request): \(error)"
-        case .httpError(let status, let message, _, let body, let request):
-            var line = "HTTP \(status) for \(request)"
+        let target = request.map { " for \($0)" } ?? ""
+        switch detail {
+        case .invalidURL(let url):
+            return "Invalid URL '\(url)': \(message ?? "not allowed")"
+        case .http(let response):
+            var line = "HTTP \(response.status.code)\(target)"
             if let message, !message.isEmpty { line += ": \(message)" }
             if !body.isEmpty { line += " — body: \(Self.prefix(of: body))" }
             return line
-        case .decodingFailed(let request, let type, let error, let body):
-            return "Could not decode \(type) from the response to \(request): \(Self.describe(decodingError: error))"
+        case .decoding(let type):
+            let cause = underlyingError.map { Self.describe(decodingError: $0) } ?? "invalid body"
+            return "Could not decode \(type) from the response\(request.map { " to \($0)" } ?? ""): \(cause)"
                 + (body.isEmpty ? " — body is empty" : " — body: \(Self.prefix(of: body))")
-        case .unexpectedContentType(let request, let expected, let received):
-            return "Unexpected content type \(received.map { "'\($0)'" } ?? "(none)") for \(request); expected \(expected.joined(separator: " or "))"
-        case .timeout(let request, let after):
-            return "Timed out after \(after) waiting for \(request)"
-        case .resourceTooLarge(let request, let limit):
-            return "Response to \(request) is larger than the limit of \(limit) bytes; the exchange was cancelled"
-        case .network(let request, let error):
-            return "Network failure for \(request): \(error)"
-        case .cancelled(let request):
-            return "Cancelled" + (request.map { ": \($0)" } ?? "")
-        case .unknown(let request, let error):
-            return "Unexpected failure" + (request.map { " for \($0)" } ?? "") + ": \(error)"
+        case .contentType(let expected, let received):
+            return "Unexpected content type \(received.map { "'\($0)'" } ?? "(none)")\(target); expected \(expected.joined(separator: " or "))"
+        case .timeout(let after, let waitingFor):
+            if let waitingFor { return "Timed out after \(after) \(waitingFor)\(target)" }
+            return "Timed out after \(after) waiting for \(request.map { "\($0)" } ?? "the response")"
+        case .limit(let limit):
+            return "Response\(request.map { " to \($0)" } ?? "") is larger than the limit of \(limit) bytes; the exchange was cancelled"
+        case .none:
+            break
+        }
+        let cause = underlyingError.map { ": \($0)" } ?? (message.map { ": \($0)" } ?? "")
+        switch kind {
+        case .encodingFailed: return "Could not encode\(request.map { " \($0)" } ?? " the request")\(cause)"
+        case .network: return "Network failure\(target)\(cause)"
+        case .authentication: return "Could not authenticate\(request.map { " \($0)" } ?? " the request")\(cause)"
+        case .cancelled: return "Cancelled" + (request.map { ": \($0)" } ?? "")
+        default: return "Unexpected failure\(target)\(cause)"
         }
     }
 

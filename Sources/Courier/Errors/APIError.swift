@@ -1,68 +1,255 @@
 import Foundation
 import HTTPTypes
 
-/// Everything that can go wrong when Courier sends a request, as cases you can switch over.
+/// Everything that can go wrong when Courier sends a request: what kind of failure it was, for
+/// which request, and what the server or the network said.
 ///
-/// Each case carries what you need to debug it: the request (method and URL, secrets
-/// redacted), the status and a prefix of the body for HTTP errors, the underlying error, and
-/// the coding path for decoding failures. `description` is one readable line:
+/// `APIError` is a struct with a ``kind`` rather than an enum, so new kinds can be added without
+/// breaking your `switch` statements. Match on the kind, read the named properties:
+///
+/// ```swift
+/// do {
+///     let user = try await client.send(GetUser(id: "42"))
+/// } catch let error as APIError where error.statusCode == 404 {
+///     showNotFound()
+/// } catch let error as APIError {
+///     switch error.kind {
+///     case .timeout, .network: showOfflineBanner()
+///     case .authentication: signOut()
+///     default: report(error)        // one readable line, secrets redacted
+///     }
+/// }
+/// ```
+///
+/// `description` is one readable line:
 ///
 /// ```
 /// HTTP 404 for GET https://api.example.com/v1/users/7: No user with id 7 — body: {"error":"not_found",...
 /// ```
 ///
-/// Task cancellation is reported as Swift's `CancellationError` by the async API; the
-/// completion-handler API reports it as ``cancelled(request:)``.
-public enum APIError: Error, Sendable {
-    /// The URL could not be built or is not allowed (scheme other than http/https, a port out of
-    /// range, `user:password` in the URL, a path parameter that is `.` or `..`).
-    case invalidURL(String, reason: String)
-    /// The request could not be encoded: a body encoding failure, a header with CR/LF, a
-    /// missing path parameter. `underlying` says which.
-    case encodingFailed(request: RequestSummary, underlying: any Error)
-    /// The server answered with a status outside the acceptable codes.
-    /// `message` is taken from the body's `message`/`error`/`detail` field when it has one.
-    case httpError(statusCode: Int, message: String?, response: HTTPResponse, body: Data, request: RequestSummary)
-    /// The body could not be decoded into the expected type.
-    case decodingFailed(request: RequestSummary, type: String, underlying: any Error, body: Data)
-    /// The response's content type was not the one expected.
-    case unexpectedContentType(request: RequestSummary, expected: [String], received: String?)
-    /// The request's deadline passed (connect, response or body).
-    case timeout(request: RequestSummary, after: Duration)
-    /// The response body was larger than the allowed maximum; the exchange was cancelled.
-    case resourceTooLarge(request: RequestSummary, limit: Int)
-    /// The network failed (connection refused or lost, TLS, a redirect Courier refused).
-    case network(request: RequestSummary, underlying: any Error)
-    /// The request was cancelled (completion-handler API; async callers get `CancellationError`).
-    case cancelled(request: RequestSummary?)
-    /// Anything else.
-    case unknown(request: RequestSummary?, underlying: any Error)
-}
+/// ## Equality
+///
+/// `APIError` is `Equatable`, so it can sit in `Result<Value, APIError>` inside an `Equatable`
+/// action or state (The Composable Architecture does this). Two errors are equal when their
+/// ``kind``, ``statusCode``, ``request`` and ``message`` are equal and their underlying errors
+/// have the same type and the same description (two underlying errors of types that are not
+/// `Equatable` cannot be compared otherwise). The body and the response head are not compared.
+///
+/// ## Cancellation
+///
+/// The async API reports cancellation of the calling task as Swift's `CancellationError`, like
+/// every `async` API. APIs that deliver a `Result<_, APIError>` (completion handlers, Combine)
+/// report it as an error of kind ``Kind/cancelled``.
+public struct APIError: Error, Sendable {
+    /// What kind of failure an ``APIError`` is. New kinds may be added in minor releases: keep
+    /// a `default:` in a `switch`.
+    public struct Kind: Hashable, Sendable, CustomStringConvertible {
+        private let name: String
+        private init(_ name: String) { self.name = name }
 
-extension APIError {
-    /// The request this error is about, when known.
-    public var request: RequestSummary? {
-        switch self {
-        case .invalidURL: return nil
-        case .encodingFailed(let r, _), .httpError(_, _, _, _, let r), .decodingFailed(let r, _, _, _),
-             .unexpectedContentType(let r, _, _), .timeout(let r, _), .resourceTooLarge(let r, _), .network(let r, _):
-            return r
-        case .cancelled(let r), .unknown(let r, _):
-            return r
-        }
+        /// The URL could not be built or is not allowed (scheme other than http/https, a port
+        /// out of range, `user:password` in the URL, a path parameter that is `.` or `..`).
+        public static let invalidURL = Kind("invalid URL")
+        /// The request could not be encoded: a body encoding failure, a header with CR/LF, a
+        /// missing path parameter. ``APIError/underlyingError`` says which.
+        public static let encodingFailed = Kind("encoding failed")
+        /// The server answered with a status outside the acceptable codes.
+        /// ``APIError/statusCode``, ``APIError/response`` and ``APIError/body`` tell more.
+        public static let httpError = Kind("HTTP error")
+        /// The body could not be decoded into the expected type.
+        public static let decodingFailed = Kind("decoding failed")
+        /// The response's content type was not the one expected.
+        public static let unexpectedContentType = Kind("unexpected content type")
+        /// A deadline passed: the request's (connect, response or body) or a token refresh's.
+        public static let timeout = Kind("timeout")
+        /// The response body was larger than the allowed maximum; the exchange was cancelled.
+        public static let resourceTooLarge = Kind("resource too large")
+        /// The network failed (connection refused or lost, TLS, a redirect Courier refused).
+        public static let network = Kind("network")
+        /// The request could not be authenticated: the token provider could not supply a token
+        /// or refreshing it failed. The underlying error is an ``AuthenticationError``.
+        public static let authentication = Kind("authentication")
+        /// The request was cancelled (in `Result`-based APIs; async callers get
+        /// `CancellationError`).
+        public static let cancelled = Kind("cancelled")
+        /// Anything else.
+        public static let unknown = Kind("unknown")
+
+        /// The kind's name, e.g. `timeout`.
+        public var description: String { name }
     }
 
-    /// The HTTP status code, for ``httpError(statusCode:message:response:body:request:)``.
-    public var statusCode: Int? {
-        if case .httpError(let code, _, _, _, _) = self { return code }
+    /// The kind-specific facts, private so that kinds can grow without breaking anyone.
+    enum Detail: Sendable {
+        case none
+        case invalidURL(url: String)
+        case http(response: HTTPResponse)
+        case decoding(type: String)
+        case contentType(expected: [String], received: String?)
+        case timeout(after: Duration, waitingFor: String?)
+        case limit(Int)
+    }
+
+    /// What kind of failure this is.
+    public let kind: Kind
+    /// The request this error is about (method and URL, secrets redacted), when known.
+    public let request: RequestSummary?
+    /// A short human-readable explanation: the server's message for ``Kind/httpError`` (its
+    /// body's `message`/`error`/`detail` field, else the reason phrase), the reason for
+    /// ``Kind/invalidURL``; `nil` when the kind and the underlying error say it all.
+    public let message: String?
+    /// The response body (HTTP errors, decoding failures), as far as it was read; empty
+    /// otherwise.
+    public let body: Data
+    /// The error that caused this one, when there is one (a `DecodingError`, a
+    /// ``TransportError``, an ``AuthenticationError``…).
+    public let underlyingError: (any Error)?
+    let detail: Detail
+
+    init(_ kind: Kind, request: RequestSummary?, message: String? = nil, body: Data = Data(),
+         underlying: (any Error)? = nil, detail: Detail = .none) {
+        self.kind = kind
+        self.request = request
+        self.message = message
+        self.body = body
+        self.underlyingError = underlying
+        self.detail = detail
+    }
+}
+
+// MARK: - Named facts
+
+extension APIError {
+    /// The HTTP status code, for ``Kind/httpError``.
+    public var statusCode: Int? { response?.status.code }
+
+    /// The response head (status and header fields), for ``Kind/httpError``.
+    public var response: HTTPResponse? {
+        if case .http(let response) = detail { return response }
         return nil
     }
 
-    /// The underlying error, when there is one.
-    public var underlyingError: (any Error)? {
-        switch self {
-        case .encodingFailed(_, let e), .decodingFailed(_, _, let e, _), .network(_, let e), .unknown(_, let e): return e
-        default: return nil
+    /// The URL that could not be used, for ``Kind/invalidURL`` (secrets redacted).
+    public var invalidURL: String? {
+        if case .invalidURL(let url) = detail { return url }
+        return nil
+    }
+
+    /// The name of the type that could not be decoded, for ``Kind/decodingFailed``.
+    public var decodedType: String? {
+        if case .decoding(let type) = detail { return type }
+        return nil
+    }
+
+    /// The content types that would have been accepted, for ``Kind/unexpectedContentType``.
+    public var expectedContentTypes: [String] {
+        if case .contentType(let expected, _) = detail { return expected }
+        return []
+    }
+
+    /// The content type the server sent (`nil` when it sent none), for
+    /// ``Kind/unexpectedContentType``.
+    public var receivedContentType: String? {
+        if case .contentType(_, let received) = detail { return received }
+        return nil
+    }
+
+    /// The time limit that passed, for ``Kind/timeout``.
+    public var timeLimit: Duration? {
+        if case .timeout(let after, _) = detail { return after }
+        return nil
+    }
+
+    /// The size limit in bytes that the body exceeded, for ``Kind/resourceTooLarge``.
+    public var sizeLimit: Int? {
+        if case .limit(let limit) = detail { return limit }
+        return nil
+    }
+}
+
+// MARK: - Making errors
+
+extension APIError {
+    /// A URL that could not be built or is not allowed.
+    public static func invalidURL(_ url: String, reason: String) -> APIError {
+        APIError(.invalidURL, request: nil, message: reason, detail: .invalidURL(url: url))
+    }
+
+    /// A request that could not be encoded.
+    public static func encodingFailed(request: RequestSummary, underlying: any Error) -> APIError {
+        APIError(.encodingFailed, request: request, underlying: underlying)
+    }
+
+    /// A status outside the acceptable codes. `message` is the server's explanation, if any.
+    public static func httpError(statusCode: Int, message: String?, response: HTTPResponse, body: Data,
+                                 request: RequestSummary) -> APIError {
+        var response = response
+        if response.status.code != statusCode { response.status = HTTPResponse.Status(code: statusCode) }
+        return APIError(.httpError, request: request, message: message, body: body, detail: .http(response: response))
+    }
+
+    /// A body that could not be decoded into `type`.
+    public static func decodingFailed(request: RequestSummary, type: String, underlying: any Error, body: Data) -> APIError {
+        APIError(.decodingFailed, request: request, body: body, underlying: underlying, detail: .decoding(type: type))
+    }
+
+    /// A response whose content type is not one of `expected`.
+    public static func unexpectedContentType(request: RequestSummary, expected: [String], received: String?) -> APIError {
+        APIError(.unexpectedContentType, request: request, detail: .contentType(expected: expected, received: received))
+    }
+
+    /// A deadline that passed after `after`. `waitingFor` names what was being waited for when
+    /// it was not the response (e.g. "refreshing the access token").
+    public static func timeout(request: RequestSummary, after: Duration, waitingFor: String? = nil) -> APIError {
+        APIError(.timeout, request: request, detail: .timeout(after: after, waitingFor: waitingFor))
+    }
+
+    /// A body larger than `limit` bytes.
+    public static func resourceTooLarge(request: RequestSummary, limit: Int) -> APIError {
+        APIError(.resourceTooLarge, request: request, detail: .limit(limit))
+    }
+
+    /// A network failure.
+    public static func network(request: RequestSummary, underlying: any Error) -> APIError {
+        APIError(.network, request: request, underlying: underlying)
+    }
+
+    /// A request that could not be authenticated; `underlying` is usually an
+    /// ``AuthenticationError``.
+    public static func authentication(request: RequestSummary, underlying: any Error) -> APIError {
+        APIError(.authentication, request: request, underlying: underlying)
+    }
+
+    /// A cancelled request.
+    public static func cancelled(request: RequestSummary?) -> APIError {
+        APIError(.cancelled, request: request)
+    }
+
+    /// Any other failure.
+    public static func unknown(request: RequestSummary?, underlying: any Error) -> APIError {
+        APIError(.unknown, request: request, underlying: underlying)
+    }
+}
+
+// MARK: - Matching
+
+extension APIError.Kind {
+    /// Lets a `catch` clause match a kind directly: `catch APIError.Kind.timeout { … }`.
+    public static func ~= (kind: APIError.Kind, error: any Error) -> Bool {
+        (error as? APIError)?.kind == kind
+    }
+}
+
+extension APIError: Equatable {
+    /// Equal when kind, status code, request summary and message are equal, and the underlying
+    /// errors have the same type and description (or both are absent).
+    public static func == (lhs: APIError, rhs: APIError) -> Bool {
+        guard lhs.kind == rhs.kind, lhs.statusCode == rhs.statusCode, lhs.request == rhs.request,
+              lhs.message == rhs.message else { return false }
+        switch (lhs.underlyingError, rhs.underlyingError) {
+        case (nil, nil): return true
+        case (let l?, let r?): return ObjectIdentifier(type(of: l)) == ObjectIdentifier(type(of: r)) && String(describing: l) == String(describing: r)
+        default: return false
         }
     }
 }

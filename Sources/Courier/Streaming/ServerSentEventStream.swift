@@ -124,7 +124,7 @@ public struct ServerSentEventStream: AsyncSequence, Sendable {
 
         /// Network failures and timeouts are worth another connection; HTTP errors are not.
         static func isRecoverable(_ error: any Error) -> Bool {
-            switch error as? APIError {
+            switch (error as? APIError)?.kind {
             case .network?, .timeout?: return true
             default: return false
             }

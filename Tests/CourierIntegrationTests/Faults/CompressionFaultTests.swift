@@ -27,7 +27,7 @@ struct CompressionFaultTests {
             await #expect {
                 try await client.send(Request<Data>(path: "/compressed-json", query: [.init(name: "kb", value: "2048")]))
             } throws: { error in
-                guard case .resourceTooLarge(_, let limit) = error as? APIError else { return false }
+                guard let apiError = error as? APIError, apiError.kind == .resourceTooLarge, let limit = apiError.sizeLimit else { return false }
                 return limit == 1024 * 1024
             }
         }
@@ -40,7 +40,7 @@ struct CompressionFaultTests {
             await #expect {
                 try await client.send(Request<Data>(path: "/encoded", query: [.init(name: "coding", value: coding)]))
             } throws: { error in
-                guard case .network = error as? APIError else { return false }
+                guard (error as? APIError)?.kind == .network else { return false }
                 return "\(error)".contains(coding)
             }
         }

@@ -15,8 +15,8 @@ struct FaultTests {
     }
 
     private static func isNetworkOrTimeout(_ error: any Error) -> Bool {
-        switch error as? APIError {
-        case .network, .timeout: return true
+        switch (error as? APIError)?.kind {
+        case .network?, .timeout?: return true
         default: return false
         }
     }
@@ -54,7 +54,7 @@ struct FaultTests {
                     // 200 bytes at one per 100 ms would take 20 s; the deadline is 0.8 s.
                     try await client.send(Request<Data>(path: "/drip", query: [.init(name: "ms", value: "100"), .init(name: "bytes", value: "200")]))
                 } throws: { error in
-                    if case .timeout = error as? APIError { return true }
+                    if (error as? APIError)?.kind == .timeout { return true }
                     return false
                 }
             }
@@ -72,7 +72,7 @@ struct FaultTests {
                 } throws: { error in
                     print("gzip bomb [\(kind.rawValue)]: \(error)")
                     // The decoded size against maxResponseSize, on both transports.
-                    guard case .resourceTooLarge(_, let limit) = error as? APIError else { return false }
+                    guard let apiError = error as? APIError, apiError.kind == .resourceTooLarge, let limit = apiError.sizeLimit else { return false }
                     return limit == 10 * 1024 * 1024
                 }
             }
@@ -87,8 +87,8 @@ struct FaultTests {
             await #expect {
                 try await client.send(Request<Data>(path: "/stacked", query: [.init(name: "layers", value: "10")]))
             } throws: { error in
-                switch error as? APIError {
-                case .network, .decodingFailed: return true
+                switch (error as? APIError)?.kind {
+                case .network?, .decodingFailed?: return true
                 default: return false
                 }
             }
@@ -118,7 +118,7 @@ struct FaultTests {
                 // Courier refuses the redirect (RedirectError); FoundationNetworking fails some
                 // unparsable Locations itself before asking. Either way: a typed network error
                 // that does not repeat the credentials.
-                guard case .network(_, let underlying) = error as? APIError else { return false }
+                guard let apiError = error as? APIError, apiError.kind == .network, let underlying = apiError.underlyingError else { return false }
                 let text = "\(error)".replacingOccurrences(of: "user%3Apw%40", with: "")   // the request's own query
                 return (underlying is RedirectError || kind == .urlSession) && !text.contains("pw@")
             }

@@ -49,7 +49,7 @@ struct RetryAfterFaultTests {
                 await #expect {
                     try await client(kind, server).send(Request<Data>(path: target))
                 } throws: { error in
-                    guard case .httpError(503, _, _, _, _) = error as? APIError else { return false }
+                    guard let apiError = error as? APIError, apiError.kind == .httpError, apiError.statusCode == 503 else { return false }
                     return true
                 }
             }

@@ -60,7 +60,7 @@ struct TLSFaultTests {
 
     /// The transport error under an `APIError.network`, if that is what `error` is.
     private static func transportError(_ error: (any Error)?) -> TransportError? {
-        guard case .network(_, let underlying)? = error as? APIError else { return nil }
+        guard let apiError = error as? APIError, apiError.kind == .network, let underlying = apiError.underlyingError else { return nil }
         return underlying as? TransportError
     }
 

@@ -26,7 +26,7 @@ struct NoCrashIntegrationTests {
             let error = await #expect(throws: APIError.self) {
                 try await client.send(Request<Echo>(method: .delete, path: "/echo/users/{id}", pathParameters: ["id": ""]))
             }
-            guard case .encodingFailed(_, let underlying)? = error else {
+            guard let apiError = error, apiError.kind == .encodingFailed, let underlying = apiError.underlyingError else {
                 Issue.record("expected encodingFailed, got \(String(describing: error))")
                 return
             }

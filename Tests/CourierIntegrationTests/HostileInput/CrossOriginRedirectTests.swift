@@ -22,7 +22,7 @@ struct CrossOriginRedirectTests {
 
     /// Whether `error` is the refusal to resend a body to another origin.
     private static func isBodyRedirectRefusal(_ error: any Error) -> Bool {
-        guard case .network(_, let underlying) = error as? APIError, let redirect = underlying as? RedirectError else { return false }
+        guard let apiError = error as? APIError, apiError.kind == .network, let underlying = apiError.underlyingError, let redirect = underlying as? RedirectError else { return false }
         return redirect.reason.contains("allowsCrossOriginBodyRedirects")
     }
 

@@ -19,7 +19,7 @@ struct EventStreamLimitTests {
             await #expect {
                 for try await _ in events { delivered += 1 }
             } throws: { error in
-                guard case .resourceTooLarge(_, let limit) = error as? APIError else { return false }
+                guard let apiError = error as? APIError, apiError.kind == .resourceTooLarge, let limit = apiError.sizeLimit else { return false }
                 return limit == 1024 * 1024
             }
             #expect(delivered == 0)

@@ -26,7 +26,7 @@ struct FramingHeaderTests {
                 await #expect {
                     try await client.send(Request<Echo>(method: .post, path: "/echo", headers: headers, body: .data(Data(smuggled.utf8), contentType: "text/plain")))
                 } throws: { error in
-                    guard case .encodingFailed(_, let underlying) = error as? APIError, let refused = underlying as? InvalidHeaderError else { return false }
+                    guard let apiError = error as? APIError, apiError.kind == .encodingFailed, let underlying = apiError.underlyingError, let refused = underlying as? InvalidHeaderError else { return false }
                     return refused.name.lowercased() == name.lowercased() && "\(error)".contains(name)
                 }
             }

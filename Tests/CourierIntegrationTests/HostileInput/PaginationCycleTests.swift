@@ -7,7 +7,7 @@ import Testing
 @Suite("Pagination cycles end")
 struct PaginationCycleTests {
     private static func isCycle(_ error: any Error) -> Bool {
-        guard case .network(_, let underlying) = error as? APIError, let pagination = underlying as? PaginationError else { return false }
+        guard let apiError = error as? APIError, apiError.kind == .network, let underlying = apiError.underlyingError, let pagination = underlying as? PaginationError else { return false }
         return pagination.reason.contains("cycle")
     }
 
@@ -48,7 +48,7 @@ struct PaginationCycleTests {
                     count += 1
                 }
             } throws: { error in
-                guard case .network(_, let underlying) = error as? APIError, let pagination = underlying as? PaginationError else { return false }
+                guard let apiError = error as? APIError, apiError.kind == .network, let underlying = apiError.underlyingError, let pagination = underlying as? PaginationError else { return false }
                 return pagination.reason.contains("5 pages")
             }
             #expect(count == 5)

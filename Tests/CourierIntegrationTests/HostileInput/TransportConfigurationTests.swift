@@ -27,7 +27,7 @@ struct TransportConfigurationTests {
                 await #expect {
                     try await client.send(Request<Echo>(path: "/redirect-to", query: [.init(name: "url", value: other.url("/headers").absoluteString)]))
                 } throws: { error in
-                    guard case .network(_, let underlying) = error as? APIError, let transport = underlying as? TransportError else { return false }
+                    guard let apiError = error as? APIError, apiError.kind == .network, let underlying = apiError.underlyingError, let transport = underlying as? TransportError else { return false }
                     return transport.kind == .invalidRequest && transport.message.contains("follows redirects")
                 }
                 #expect(origin.requestCount == 0)
@@ -78,7 +78,7 @@ struct TransportConfigurationTests {
             await #expect {
                 try await client.send(Request<Data>(path: "/auth/challenge/\(scheme)"))
             } throws: { error in
-                guard case .httpError(let status, let message, let response, _, _) = error as? APIError else { return false }
+                guard let apiError = error as? APIError, apiError.kind == .httpError, let status = apiError.statusCode, case let message = apiError.message, let response = apiError.response else { return false }
                 return status == 401 && message == "credentials required" && response.headerFields[.wwwAuthenticate] != nil
             }
             #expect(start.duration(to: .now) < .seconds(15), "a hang guard: the request must not wait for its deadline")

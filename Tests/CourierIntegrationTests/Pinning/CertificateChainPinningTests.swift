@@ -36,7 +36,7 @@ struct CertificateChainPinningTests {
 
     /// The pinning error inside a failed result, if that is what it is.
     private func pinningError(_ result: Result<Data, any Error>) -> CertificatePinningError? {
-        guard case .failure(let error) = result, case .network(_, let underlying)? = error as? APIError,
+        guard case .failure(let error) = result, let apiError = error as? APIError, apiError.kind == .network, let underlying = apiError.underlyingError,
               let transportError = underlying as? TransportError, transportError.kind == .tls else { return nil }
         return transportError.underlying as? CertificatePinningError
     }

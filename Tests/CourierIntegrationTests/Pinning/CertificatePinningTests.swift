@@ -79,7 +79,7 @@ struct CertificatePinningTests {
         try await withPinnedClient({ _ in CertificatePinning(pins: ["127.0.0.1": [wrong]]) }) { (client: APIClient, server: FaultServer, leaf: TestCertificate) async throws in
             let elapsed = try await ContinuousClock().measure {
                 let error = await #expect(throws: APIError.self) { try await client.send(Request<Data>(path: "/ok")) }
-                guard case .network(_, let underlying)? = error, let transportError = underlying as? TransportError else {
+                guard let apiError = error, apiError.kind == .network, let underlying = apiError.underlyingError, let transportError = underlying as? TransportError else {
                     Issue.record("expected a network error with a TransportError, got \(String(describing: error))")
                     return
                 }

@@ -121,7 +121,7 @@ struct SoakTests {
                     } catch is CancellationError {
                         return false
                     } catch let error as APIError {
-                        if case .cancelled = error { return false }
+                        if error.kind == .cancelled { return false }
                         throw error
                     }
                 }

@@ -39,7 +39,7 @@ struct BodyReadingTests {
         await #expect {
             try await BodyReading.collect(Self.streamed(["ab", "cde"]), head: Self.head(), limit: 4, summary: Self.summary)
         } throws: { error in
-            guard case .resourceTooLarge(_, let limit) = error as? APIError else { return false }
+            guard let apiError = error as? APIError, apiError.kind == .resourceTooLarge, let limit = apiError.sizeLimit else { return false }
             return limit == 4
         }
         await #expect(throws: APIError.self) {

@@ -56,9 +56,11 @@ struct APIClientTests {
             _ = try await client.send(GetUser(id: "404"))
             Issue.record("expected an error")
         } catch let error as APIError {
-            guard case .httpError(let status, let message, let response, let body, let request) = error else {
-                Issue.record("wrong case \(error)"); return
+            guard error.kind == .httpError, let status = error.statusCode, let response = error.response,
+                  let request = error.request else {
+                Issue.record("wrong kind \(error)"); return
             }
+            let message = error.message, body = error.body
             #expect(status == 404)
             #expect(message == "No user with id 404")
             #expect(response.status == .notFound)
@@ -84,7 +86,7 @@ struct APIClientTests {
         await #expect {
             try await client.send(GetUser(id: "1"))
         } throws: { error in
-            guard case .decodingFailed(_, let type, _, _) = error as? APIError else { return false }
+            guard let apiError = error as? APIError, apiError.kind == .decodingFailed, let type = apiError.decodedType else { return false }
             return type == "User" && "\(error)".contains("type mismatch at id")
         }
     }
@@ -123,7 +125,7 @@ struct APIClientTests {
         await #expect {
             try await client.send(Request<Data>(path: "/big"))
         } throws: { error in
-            if case .resourceTooLarge(_, let limit) = error as? APIError { return limit == 1_000 }
+            if let apiError = error as? APIError, apiError.kind == .resourceTooLarge, let limit = apiError.sizeLimit { return limit == 1_000 }
             return false
         }
         #expect(try await client.send(Request<Data>(path: "/fits")).count == 1_000)
@@ -140,7 +142,7 @@ struct APIClientTests {
             await #expect {
                 try await client.send(Request<Data>(path: "/slow"))
             } throws: { error in
-                if case .timeout(_, let after) = error as? APIError { return after == .milliseconds(100) }
+                if let apiError = error as? APIError, apiError.kind == .timeout, let after = apiError.timeLimit { return after == .milliseconds(100) }
                 return false
             }
         }
@@ -166,7 +168,7 @@ struct APIClientTests {
         await #expect {
             try await client.send(Request<Data>(path: "/down"))
         } throws: { error in
-            guard case .network(let request, let underlying) = error as? APIError else { return false }
+            guard let apiError = error as? APIError, apiError.kind == .network, let request = apiError.request, let underlying = apiError.underlyingError else { return false }
             return request.description == "GET https://api.example.com/v2/down" && (underlying as? TransportError)?.kind == .connectionFailed
         }
     }

@@ -33,9 +33,9 @@ struct CompletionHandlerTests {
             let handle = client.send(GetUser(id: "3")) { continuation.resume(returning: $0) }
             handle.cancel()
         }
-        guard case .failure(.cancelled(let request)) = result else {
+        guard case .failure(let error) = result, error.kind == .cancelled else {
             Issue.record("expected .cancelled, got \(result)"); return
         }
-        #expect(request?.url == "https://api.example.com/v2/users/3")
+        #expect(error.request?.url == "https://api.example.com/v2/users/3")
     }
 }

@@ -59,7 +59,7 @@ struct RedirectTests {
         await #expect {
             try await client.send(Request<String>(path: "/old"))
         } throws: { error in
-            guard case .network(_, let underlying) = error as? APIError else { return false }
+            guard let apiError = error as? APIError, apiError.kind == .network, let underlying = apiError.underlyingError else { return false }
             return underlying is RedirectError && "\(error)".contains("downgrade")
         }
         #expect(stub.requests.count == 1)

@@ -33,7 +33,7 @@ struct RequestBuilderTests {
         #expect {
             try client.prepare(Request<Data>(path: url))
         } throws: { error in
-            guard case .invalidURL(let shown, _) = error as? APIError else { return false }
+            guard let apiError = error as? APIError, apiError.kind == .invalidURL, let shown = apiError.invalidURL else { return false }
             return !shown.contains("pass")
         }
     }
@@ -57,7 +57,7 @@ struct RequestBuilderTests {
         await #expect {
             try await client.send(request)
         } throws: { error in
-            guard case .encodingFailed = error as? APIError else { return false }
+            guard (error as? APIError)?.kind == .encodingFailed else { return false }
             return !"\(error)".contains("Injected") && "\(error)".contains("X-Trace")
         }
         #expect(stub.requests.isEmpty)
@@ -91,7 +91,7 @@ struct RequestBuilderTests {
         #expect {
             try client.prepare(request)
         } throws: { error in
-            guard case .encodingFailed(let summary, _) = error as? APIError else { return false }
+            guard let apiError = error as? APIError, apiError.kind == .encodingFailed, let summary = apiError.request else { return false }
             return summary.url.hasSuffix("/v2/f")
         }
     }

@@ -58,7 +58,7 @@ import Testing
         stub.on(.get, "/me", .text("ok"))
         let client = F.client(stub, [AuthenticationMiddleware(.bearer("abc\r\nX-Evil: 1"))])
         await #expect { try await client.send(F.text(.get, "/me")) } throws: { error in
-            guard case .encodingFailed(_, let underlying) = error as? APIError else { return false }
+            guard let apiError = error as? APIError, apiError.kind == .encodingFailed, let underlying = apiError.underlyingError else { return false }
             return underlying is InvalidHeaderError && !"\(error)".contains("X-Evil")
         }
         #expect(stub.requests.isEmpty)

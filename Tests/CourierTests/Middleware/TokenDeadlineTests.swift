@@ -53,7 +53,7 @@ import Testing
             await #expect {
                 try await client.send(MiddlewareFixtures.text(.get, "/me"))
             } throws: { error in
-                if case .timeout = error as? APIError { return true }
+                if (error as? APIError)?.kind == .timeout { return true }
                 return false
             }
         }
@@ -71,7 +71,7 @@ import Testing
             await #expect {
                 try await client.send(MiddlewareFixtures.text(.get, "/me"))
             } throws: { error in
-                if case .timeout = error as? APIError { return true }
+                if (error as? APIError)?.kind == .timeout { return true }
                 return false
             }
         }

@@ -32,7 +32,7 @@ import Testing
         stub.on(.get, "/missing", .status(404, message: "No such thing"))
         let client = F.client(stub, [ValidationMiddleware(statusCodes: 200..<300)])
         await #expect { try await client.send(F.text(.get, "/missing")) } throws: { error in
-            guard case .httpError(404, let message, _, _, _) = error as? APIError else { return false }
+            guard let apiError = error as? APIError, apiError.kind == .httpError, apiError.statusCode == 404, case let message = apiError.message else { return false }
             return message == "No such thing"
         }
     }
@@ -43,7 +43,7 @@ import Testing
         stub.on(.get, "/data", .json(#"{"a":1}"#))
         let client = F.client(stub, [ValidationMiddleware(contentTypes: ["application/json"])])
         await #expect { try await client.send(F.text(.get, "/page")) } throws: { error in
-            guard case .unexpectedContentType(_, let expected, let received) = error as? APIError else { return false }
+            guard let apiError = error as? APIError, apiError.kind == .unexpectedContentType, case let expected = apiError.expectedContentTypes, case let received = apiError.receivedContentType else { return false }
             return expected == ["application/json"] && received == "text/html; charset=utf-8"
         }
         #expect(try await client.send(F.text(.get, "/data")) == #"{"a":1}"#)

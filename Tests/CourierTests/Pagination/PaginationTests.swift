@@ -99,7 +99,7 @@ struct PaginationTests {
         await #expect {
             for try await _ in client.pages(Request<[Int]>(path: "/repos")) { count += 1 }
         } throws: { error in
-            if case .invalidURL = error as? APIError { return true }
+            if (error as? APIError)?.kind == .invalidURL { return true }
             return false
         }
         #expect(count == 1)

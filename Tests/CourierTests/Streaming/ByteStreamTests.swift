@@ -32,7 +32,7 @@ struct ByteStreamTests {
         await #expect {
             for try await chunk in stream { received += chunk.count }
         } throws: { error in
-            if case .network = error as? APIError { return true }
+            if (error as? APIError)?.kind == .network { return true }
             return false
         }
         #expect(received == 2)
@@ -45,7 +45,7 @@ struct ByteStreamTests {
         await #expect {
             for try await _ in stream {}
         } throws: { error in
-            if case .resourceTooLarge = error as? APIError { return true }
+            if (error as? APIError)?.kind == .resourceTooLarge { return true }
             return false
         }
     }
@@ -69,7 +69,7 @@ struct ByteStreamTests {
         await #expect {
             try await client.bytes(for: Request<Data>(path: "/b"))
         } throws: { error in
-            guard case .httpError(500, _, _, let body, _) = error as? APIError else { return false }
+            guard let apiError = error as? APIError, apiError.kind == .httpError, apiError.statusCode == 500, case let body = apiError.body else { return false }
             return body.count == 64 * 1024
         }
     }

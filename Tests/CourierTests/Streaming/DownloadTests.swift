@@ -48,7 +48,7 @@ struct DownloadTests {
         await #expect {
             try await client.download(Request<Data>(path: "/file"), to: file)
         } throws: { error in
-            if case .network = error as? APIError { return true }
+            if (error as? APIError)?.kind == .network { return true }
             return false
         }
         #expect(directoryContents(dir) == ["out.bin"])
@@ -98,7 +98,7 @@ struct DownloadTests {
         await #expect {
             try await client.download(limited, to: dir.appendingPathComponent("limited"))
         } throws: { error in
-            if case .resourceTooLarge(_, let limit) = error as? APIError { return limit == 15 }
+            if let apiError = error as? APIError, apiError.kind == .resourceTooLarge, let limit = apiError.sizeLimit { return limit == 15 }
             return false
         }
         #expect(directoryContents(dir) == ["big"])

@@ -37,7 +37,7 @@ struct FixtureDirectoryTests {
         #expect(try await client.send(Request<User>(path: "/users/7")).name == "Anyone")
         #expect(try await client.send(Request<User>(method: .post, path: "/users", body: .json(NewUser(name: "x")))).id == 101)
         await #expect { try await client.send(Request<User>(path: "/users/404")) } throws: { error in
-            guard case .httpError(404, let message, _, _, _) = error as? APIError else { return false }
+            guard let apiError = error as? APIError, apiError.kind == .httpError, apiError.statusCode == 404, case let message = apiError.message else { return false }
             return message == "no such user"
         }
         #expect(try await client.send(Request<String>(path: "/readme")) == "plain text")

@@ -1,0 +1,6 @@
+/// Why a path could not be built.
+public struct PathEncodingError: Error, Sendable, CustomStringConvertible {
+    /// What is wrong.
+    public var reason: String
+    public var description: String { reason }
+}
