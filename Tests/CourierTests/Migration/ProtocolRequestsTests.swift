@@ -1,0 +1,144 @@
+// The Courier column of the article "Porting protocol requests with a response type"
+// (PortingProtocolRequests.md): every Courier snippet of the article, run against a
+// StubTransport. Keep the two in step.
+import Courier
+import CourierTesting
+import Foundation
+import HTTPTypes
+import Testing
+
+@Suite("Porting protocol requests with a response type")
+struct ProtocolRequestsTests {
+    struct User: Codable, Sendable, Identifiable, Equatable {
+        let id: String
+        let name: String
+        let email: String
+        let avatarURL: URL?
+        let createdAt: Int
+        let updatedAt: Int
+
+        enum CodingKeys: String, CodingKey {
+            case id, name, email
+            case avatarURL = "avatar_url"
+            case createdAt = "created_at"
+            case updatedAt = "updated_at"
+        }
+    }
+
+    struct GetUserRequest: APIRequest {
+        typealias Response = User
+        let id: String
+        var path: String { "/v1/users/{id}" }
+        var pathParameters: [String: String] { ["id": id] }
+    }
+
+    struct ListUsersRequest: APIRequest {
+        typealias Response = Page<User>
+        let page: Int
+        let perPage: Int
+        let search: String?                      // was `query`: Courier's `query` is the list of query items
+
+        var path: String { "/v1/users" }
+        var query: [URLQueryItem] {
+            var items: [URLQueryItem] = .query([("page", page), ("per_page", perPage)])
+            if let search, !search.isEmpty { items.append(URLQueryItem(name: "q", value: search)) }
+            return items
+        }
+    }
+
+    final class UserService: Sendable {
+        private let client: APIClient
+
+        init(client: APIClient) {
+            self.client = client
+        }
+
+        func getUser(id: String) async throws -> User {
+            try await client.send(GetUserRequest(id: id))
+        }
+
+        func listUsers(page: Int = 1, perPage: Int = 20, search: String? = nil) async throws -> Page<User> {
+            try await client.send(ListUsersRequest(page: page, perPage: perPage, search: search))
+        }
+    }
+
+    final class MyServiceClient: Sendable {
+        let users: UserService
+
+        convenience init(baseURL: URL, apiKey: String, transport: any Transport) {
+            let configuration = APIConfiguration(baseURL: baseURL, timeout: .seconds(30))
+            let client = APIClient(configuration: configuration, transport: transport,
+                                   middleware: [AuthenticationMiddleware(.apiKey(apiKey, header: "X-API-Key"))])
+            self.init(client: client)
+        }
+
+        init(client: APIClient) {
+            users = UserService(client: client)
+        }
+    }
+
+    static let ada = User(id: "u1", name: "Ada", email: "ada@example.com", avatarURL: URL(string: "https://cdn.example.com/ada.png"),
+                          createdAt: 1_700_000_000, updatedAt: 1_700_000_100)
+
+    // MARK: - Snippets
+
+    @Test("a request struct carries its response type; path values are one encoded segment")
+    func getUser() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/v1/users/{id}", .json(#"{"id": "u1", "name": "Ada", "email": "ada@example.com", "avatar_url": "https://cdn.example.com/ada.png", "created_at": 1700000000, "updated_at": 1700000100}"#))
+        let client = MyServiceClient(baseURL: URL(string: "https://api.example.com")!, apiKey: "k-1", transport: stub)
+
+        let user = try await client.users.getUser(id: "u1")
+        _ = try await client.users.getUser(id: "../admin?x=1")
+
+        #expect(user == Self.ada)
+        #expect(stub.requests.map(\.target) == ["/v1/users/u1", "/v1/users/..%2Fadmin%3Fx%3D1"])
+        #expect(stub.requests.allSatisfy { $0.headers[HTTPField.Name("X-API-Key")!] == "k-1" })
+    }
+
+    @Test("List users sends correct parameters")
+    func listUsers() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/v1/users", .json(Page<User>(page: 2, results: [], totalPages: 2, totalResults: 0)))
+        let client = MyServiceClient(baseURL: URL(string: "https://api.example.com")!, apiKey: "k-1", transport: stub)
+
+        _ = try await client.users.listUsers(page: 2, search: "swift")
+
+        let sent = try #require(stub.requests.last)
+        #expect(sent.path == "/v1/users")
+        #expect(sent.query == "page=2&per_page=20&q=swift")
+        #expect(sent.headers[HTTPField.Name("X-API-Key")!] == "k-1")
+    }
+
+    @Test("an empty search is left out, as the original did")
+    func emptySearch() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/v1/users", .json(Page<User>(page: 1, results: [Self.ada], totalPages: 1, totalResults: 1)))
+        let service = UserService(client: APIClient(configuration: APIConfiguration(baseURL: URL(string: "https://api.example.com")!),
+                                                    transport: stub))
+
+        let page = try await service.listUsers(search: "")
+
+        #expect(page.results == [Self.ada])
+        #expect(stub.requests.last?.query == "page=1&per_page=20")
+    }
+
+    @Test("every page: pages(_:) follows page numbers until total_pages")
+    func allPages() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/v1/users") { request in
+            let page = Int(request.queryItems.first { $0.name == "page" }?.value ?? "1") ?? 1
+            return .json(Page<User>(page: page, results: [Self.ada], totalPages: 3, totalResults: 3))
+        }
+        let client = APIClient(configuration: APIConfiguration(baseURL: URL(string: "https://api.example.com")!), transport: stub)
+
+        var users: [User] = []
+        for try await page in client.pages(ListUsersRequest(page: 1, perPage: 50, search: nil)) {
+            users += page.results
+        }
+
+        #expect(users.count == 3)
+        #expect(stub.requests.map { $0.queryItems.first { $0.name == "page" }?.value } == ["1", "2", "3"])
+        #expect(stub.requests.allSatisfy { $0.queryItems.contains(URLQueryItem(name: "per_page", value: "50")) })
+    }
+}
