@@ -141,4 +141,30 @@ struct ProtocolRequestsTests {
         #expect(stub.requests.map { $0.queryItems.first { $0.name == "page" }?.value } == ["1", "2", "3"])
         #expect(stub.requests.allSatisfy { $0.queryItems.contains(URLQueryItem(name: "per_page", value: "50")) })
     }
+
+    @Test("integration tests: record the real API once, replay it offline")
+    func recordAndReplay() async throws {
+        let liveTransport = StubTransport()      // stands in for URLSessionTransport() talking to the real API
+        liveTransport.on(.get, "/v1/users", .json(Page<User>(page: 1, results: [Self.ada], totalPages: 1, totalResults: 1)))
+        let fixtures = FileManager.default.temporaryDirectory.appendingPathComponent("courier-cassettes-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: fixtures, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: fixtures) }
+
+        let cassette = fixtures.appendingPathComponent("users-api.json")
+
+        func makeTransport(record: Bool) throws -> any Transport {
+            if record { return RecordingTransport(liveTransport, file: cassette) }
+            return try ReplayTransport(file: cassette)
+        }
+
+        for record in [true, false] {
+            let client = MyServiceClient(baseURL: URL(string: "https://api.example.com")!, apiKey: "key-0123456789",
+                                         transport: try makeTransport(record: record))
+            let page = try await client.users.listUsers(page: 1)
+            #expect(page.results == [Self.ada])
+        }
+
+        #expect(liveTransport.requests.count == 1)                                   // the replay never reached the API
+        #expect(try !String(contentsOf: cassette, encoding: .utf8).contains("key-0123456789"))   // the key is redacted
+    }
 }
