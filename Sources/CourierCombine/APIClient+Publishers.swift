@@ -62,12 +62,13 @@ extension APIClient {
 struct AnyStatusRequest<Base: APIRequest>: APIRequest {
     typealias Response = Data
     let base: Base
-    var method: HTTPRequest.Method { base.method }
-    var path: String { base.path }
+    var method: Base.Method { base.method }
+    var path: Base.Path { base.path }
     var pathParameters: [String: String] { base.pathParameters }
     var query: [URLQueryItem] { base.query }
-    var headers: HTTPFields { base.headers }
-    var body: RequestBody? { base.body }
+    var queryItems: [URLQueryItem]? { base.queryItems }
+    var headers: Base.Headers { base.headers }
+    var body: Base.Body? { base.body }
     var options: RequestOptions {
         var options = base.options
         options.acceptableStatusCodes = Set(100...599)

@@ -11,7 +11,7 @@ struct ListUsers: APIRequest {
     var perPage = 5
     var search: String?
 
-    var path: String { "/v1/users" }
+    var path: RequestPath { "/v1/users" }
     var query: [URLQueryItem] {
         .query([("page", page), ("per_page", perPage), ("q", search)])
     }
@@ -21,7 +21,7 @@ struct ListUsers: APIRequest {
 struct GetUser: APIRequest {
     typealias Response = User
     let id: Int
-    var path: String { "/v1/users/{id}" }
+    var path: RequestPath { "/v1/users/{id}" }
     var pathParameters: [String: String] { ["id": String(id)] }
 }
 
@@ -31,7 +31,7 @@ struct CreateUser: APIRequest {
     let name: String
     let email: String
     var method: HTTPRequest.Method { .post }
-    var path: String { "/v1/users" }
+    var path: RequestPath { "/v1/users" }
     var body: RequestBody? { .json(DemoNewUser(name: name, email: email)) }
 }
 
@@ -43,7 +43,7 @@ struct UploadAvatar: APIRequest {
     let fileName: String
 
     var method: HTTPRequest.Method { .post }
-    var path: String { "/v1/users/{id}/avatar" }
+    var path: RequestPath { "/v1/users/{id}/avatar" }
     var pathParameters: [String: String] { ["id": String(userID)] }
     var body: RequestBody? {
         var form = MultipartForm()

@@ -13,7 +13,7 @@ import Testing
         APIClient(configuration: APIConfiguration(baseURL: Self.baseURL), transport: stub, middleware: [SigningMiddleware(scheme)])
     }
 
-    private func request(_ method: HTTPRequest.Method, _ path: String, body: RequestBody? = nil) -> Request<Void> {
+    private func request(_ method: HTTPRequest.Method, _ path: RequestPath, body: RequestBody? = nil) -> Request<Void> {
         Request<Void>(method: method, path: path, body: body)
     }
 

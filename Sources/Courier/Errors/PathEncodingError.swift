@@ -1,5 +1,5 @@
 /// Why a path could not be built.
-public struct PathEncodingError: Error, Sendable, CustomStringConvertible {
+public struct PathEncodingError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong.
     public var reason: String
     public var description: String { reason }

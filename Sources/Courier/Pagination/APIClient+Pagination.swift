@@ -147,7 +147,7 @@ extension APIClient {
             }
             if target.absoluteString == current.absoluteString { return nil }
             var following = request
-            following.path = target.absoluteString
+            following.path = RequestPath(verbatim: target.absoluteString)
             following.pathParameters = [:]
             following.query = []
             // A server usually echoes the query it was sent, base parameters included: don't send them twice.

@@ -9,35 +9,59 @@ import HTTPTypes
 /// struct GetUser: APIRequest {
 ///     typealias Response = User
 ///     let id: String
-///     var path: String { "/users/{id}" }
-///     var pathParameters: [String: String] { ["id": id] }   // encoded as one segment
+///     var path: RequestPath { "/users/\(id)" }            // id encoded as one segment
 /// }
 /// let user = try await client.send(GetUser(id: "42"))
 /// ```
 ///
 /// `path` is relative to the client's base URL (whose own path is kept), or an absolute
-/// `http(s)://` URL used as is. `{name}` in the path is replaced by the percent-encoded value of
-/// `pathParameters["name"]` (one segment: `"../admin"` becomes `..%2Fadmin`), `{+name}` inserts a
-/// raw sub-path on purpose, and `{name=default}` uses `default` when the parameter is absent.
+/// `http(s)://` URL used as is. A value interpolated into a ``RequestPath`` is percent-encoded
+/// as one segment (`"../admin?x=1"` becomes `..%2Fadmin%3Fx%3D1`). `{name}` in the path is
+/// replaced by the same encoding of `pathParameters["name"]`, `{+name}` inserts a raw sub-path
+/// on purpose, and `{name=default}` uses `default` when the parameter is absent.
+///
+/// Requests written for other clients keep working: a `String` path (sent as written, with a
+/// deprecation warning), `var method: HTTPMethod` with your own string enum,
+/// `var headers: [String: String]?`, `var queryItems: [URLQueryItem]?` and `var body: Data?`
+/// are all sent. A `method`, `headers` or `body` of a type Courier cannot send fails the request
+/// with an error naming it, instead of being ignored.
 ///
 /// `decode` has defaults for `Decodable` (JSON, with the client's decoder), `Data`, `String`,
 /// and ``Empty`` (for `204 No Content` and `HEAD`).
 public protocol APIRequest<Response>: Sendable {
     /// The type of the decoded response.
     associatedtype Response: Sendable
+    /// The type of ``method``: `HTTPRequest.Method` by default. A `String`, or an enum whose
+    /// raw value is a `String` (`enum HTTPMethod: String { case get = "GET" }`, as many apps
+    /// declare), also works; a value that is not a standard method fails the request.
+    associatedtype Method = HTTPRequest.Method
+    /// The type of ``path``: ``RequestPath`` by default (interpolated values encoded as one
+    /// segment each); `String` compiles, with a deprecation warning, and is sent as written.
+    associatedtype Path: RequestPathConvertible = RequestPath
+    /// The type of ``headers``: `HTTPFields` by default; `[String: String]` and
+    /// `[String: String]?` are sent too. Any other type fails the request with an error that
+    /// names it — it is never ignored.
+    associatedtype Headers = HTTPFields
+    /// The type of ``body``: ``RequestBody`` by default; `Data` is sent as it is. Any other
+    /// type fails the request with an error that names it.
+    associatedtype Body = RequestBody
 
     /// The HTTP method. Default: `GET`.
-    var method: HTTPRequest.Method { get }
-    /// The path, relative to the base URL, or an absolute URL. May contain `{name}` templates.
-    var path: String { get }
+    var method: Method { get }
+    /// The path, relative to the base URL, or an absolute URL. May contain `{name}` templates;
+    /// interpolated values are encoded as one segment (see ``RequestPath``).
+    var path: Path { get }
     /// Values for the `{name}` templates in ``path``. Default: none.
     var pathParameters: [String: String] { get }
     /// Query items, in order. Items whose value is `nil` are left out. Default: none.
     var query: [URLQueryItem] { get }
+    /// More query items, sent after ``query``: the spelling that requests written for
+    /// `URLComponents` use (`var queryItems: [URLQueryItem]?`). Default: none.
+    var queryItems: [URLQueryItem]? { get }
     /// Header fields; they win over the client's default headers. Default: none.
-    var headers: HTTPFields { get }
+    var headers: Headers { get }
     /// The body. Default: none.
-    var body: RequestBody? { get }
+    var body: Body? { get }
     /// Per-request options: timeout, retry, authentication, base parameters… Default: `.init()`.
     var options: RequestOptions { get }
 
@@ -45,17 +69,28 @@ public protocol APIRequest<Response>: Sendable {
     func decode(_ response: HTTPResponse, body: Data, context: DecodingContext) throws -> Response
 }
 
-extension APIRequest {
+extension APIRequest where Method == HTTPRequest.Method {
     /// `GET`.
     public var method: HTTPRequest.Method { .get }
+}
+
+extension APIRequest where Headers == HTTPFields {
+    /// No headers of its own.
+    public var headers: HTTPFields { [:] }
+}
+
+extension APIRequest where Body == RequestBody {
+    /// No body.
+    public var body: RequestBody? { nil }
+}
+
+extension APIRequest {
     /// No path parameters.
     public var pathParameters: [String: String] { [:] }
     /// No query items.
     public var query: [URLQueryItem] { [] }
-    /// No headers of its own.
-    public var headers: HTTPFields { [:] }
-    /// No body.
-    public var body: RequestBody? { nil }
+    /// No more query items.
+    public var queryItems: [URLQueryItem]? { nil }
     /// Default options.
     public var options: RequestOptions { RequestOptions() }
 }

@@ -18,7 +18,7 @@ public struct Request<Response: Sendable>: APIRequest {
     public typealias Decoder = @Sendable (HTTPResponse, Data, DecodingContext) throws -> Response
 
     public var method: HTTPRequest.Method
-    public var path: String
+    public var path: RequestPath
     public var pathParameters: [String: String]
     public var query: [URLQueryItem]
     public var headers: HTTPFields
@@ -29,7 +29,7 @@ public struct Request<Response: Sendable>: APIRequest {
     /// Creates a request whose response is decoded by `decode`.
     public init(
         method: HTTPRequest.Method = .get,
-        path: String,
+        path: RequestPath,
         pathParameters: [String: String] = [:],
         query: [URLQueryItem] = [],
         headers: HTTPFields = [:],
@@ -82,7 +82,7 @@ public struct Request<Response: Sendable>: APIRequest {
 extension Request where Response: Decodable {
     /// Creates a request whose response is decoded from JSON with the client's decoder.
     public init(
-        method: HTTPRequest.Method = .get, path: String, pathParameters: [String: String] = [:],
+        method: HTTPRequest.Method = .get, path: RequestPath, pathParameters: [String: String] = [:],
         query: [URLQueryItem] = [], headers: HTTPFields = [:], body: RequestBody? = nil,
         options: RequestOptions = RequestOptions()
     ) {
@@ -94,7 +94,7 @@ extension Request where Response: Decodable {
 extension Request where Response == Void {
     /// Creates a request whose body is ignored.
     public init(
-        method: HTTPRequest.Method = .get, path: String, pathParameters: [String: String] = [:],
+        method: HTTPRequest.Method = .get, path: RequestPath, pathParameters: [String: String] = [:],
         query: [URLQueryItem] = [], headers: HTTPFields = [:], body: RequestBody? = nil,
         options: RequestOptions = RequestOptions()
     ) {
@@ -113,5 +113,50 @@ extension RequestOptions {
     package var pendingEncodingError: (any Error)? {
         get { self[PendingEncodingErrorKey.self] }
         set { self[PendingEncodingErrorKey.self] = newValue }
+    }
+}
+
+// MARK: - Paths built as strings
+
+extension Request {
+    /// Creates a request from a path you built as a `String`, sent as written.
+    ///
+    /// A string literal, interpolations included, picks the ``RequestPath`` initializer instead,
+    /// which encodes each interpolated value as one segment; this one is for a path held in a
+    /// variable (a link from a response, a path read from configuration).
+    @_disfavoredOverload
+    public init(
+        method: HTTPRequest.Method = .get, path: String, pathParameters: [String: String] = [:],
+        query: [URLQueryItem] = [], headers: HTTPFields = [:], body: RequestBody? = nil,
+        options: RequestOptions = RequestOptions(), decode: @escaping Decoder
+    ) {
+        self.init(method: method, path: RequestPath(verbatim: path), pathParameters: pathParameters, query: query,
+                  headers: headers, body: body, options: options, decode: decode)
+    }
+}
+
+extension Request where Response: Decodable {
+    /// Creates a JSON-decoding request from a path you built as a `String`, sent as written.
+    @_disfavoredOverload
+    public init(
+        method: HTTPRequest.Method = .get, path: String, pathParameters: [String: String] = [:],
+        query: [URLQueryItem] = [], headers: HTTPFields = [:], body: RequestBody? = nil,
+        options: RequestOptions = RequestOptions()
+    ) {
+        self.init(method: method, path: RequestPath(verbatim: path), pathParameters: pathParameters, query: query,
+                  headers: headers, body: body, options: options)
+    }
+}
+
+extension Request where Response == Void {
+    /// Creates a request whose body is ignored, from a path you built as a `String`.
+    @_disfavoredOverload
+    public init(
+        method: HTTPRequest.Method = .get, path: String, pathParameters: [String: String] = [:],
+        query: [URLQueryItem] = [], headers: HTTPFields = [:], body: RequestBody? = nil,
+        options: RequestOptions = RequestOptions()
+    ) {
+        self.init(method: method, path: RequestPath(verbatim: path), pathParameters: pathParameters, query: query,
+                  headers: headers, body: body, options: options)
     }
 }

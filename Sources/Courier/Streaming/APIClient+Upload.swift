@@ -19,8 +19,8 @@ extension APIClient {
     /// ```
     public func upload<R: APIRequest>(_ request: R, progress: @escaping TransferProgressHandler) async throws -> R.Response {
         var modified = ModifiedRequest(request)
-        if let body = request.body {
-            let summary = { RequestSummary(method: request.method.rawValue, url: request.path) }
+        if let body = modified.body {
+            let summary = { RequestSummary(method: modified.method.rawValue, url: modified.path.text) }
             let encoded: HTTPBody
             let contentType: String?
             do {

@@ -10,7 +10,7 @@ struct ModifiedRequest<Base: APIRequest>: APIRequest {
 
     let base: Base
     var method: HTTPRequest.Method
-    var path: String
+    var path: RequestPath
     var pathParameters: [String: String]
     var query: [URLQueryItem]
     var headers: HTTPFields
@@ -19,13 +19,20 @@ struct ModifiedRequest<Base: APIRequest>: APIRequest {
 
     init(_ base: Base) {
         self.base = base
-        self.method = base.method
-        self.path = base.path
+        self.path = base.path.requestPath
         self.pathParameters = base.pathParameters
-        self.query = base.query
-        self.headers = base.headers
-        self.body = base.body
+        self.query = base.query + (base.queryItems ?? [])
         self.options = base.options
+        do {
+            self.method = try base.wireMethod()
+            self.headers = try base.wireHeaders()
+            self.body = try base.wireBody()
+        } catch {
+            self.method = .get
+            self.headers = [:]
+            self.body = nil
+            if options.pendingEncodingError == nil { options.pendingEncodingError = error }
+        }
     }
 
     func decode(_ response: HTTPResponse, body: Data, context: DecodingContext) throws -> Base.Response {

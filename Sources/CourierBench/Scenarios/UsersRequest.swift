@@ -6,14 +6,14 @@ import Foundation
 struct ListUsers: APIRequest {
     typealias Response = [BenchUser]
     /// `/users`.
-    var path: String { Fixtures.usersPath }
+    var path: RequestPath { RequestPath(verbatim: Fixtures.usersPath) }
 }
 
 /// The large body as bytes, through Courier (`Data` responses are returned as they arrived).
 struct LargeBody: APIRequest {
     typealias Response = Data
     /// `/large`.
-    var path: String { Fixtures.largePath }
+    var path: RequestPath { RequestPath(verbatim: Fixtures.largePath) }
 }
 
 /// An answer that is not what the server sends.

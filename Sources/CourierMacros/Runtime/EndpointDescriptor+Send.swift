@@ -16,7 +16,7 @@ extension EndpointDescriptor {
     /// The ``Courier/Request`` this call becomes: the same value a hand-written request would be,
     /// so middleware, logging, stubs and limits treat it the same.
     public func request<Value: Sendable>(decode: @escaping Request<Value>.Decoder) -> Request<Value> {
-        Request<Value>(method: method, path: path, pathParameters: pathParameters, query: query,
+        Request<Value>(method: method, path: RequestPath(verbatim: path), pathParameters: pathParameters, query: query,
                        headers: headers, body: body, options: options, decode: decode)
     }
 

@@ -70,7 +70,7 @@ struct InjectableServicesTests {
         let username: String
         let password: String
         var method: HTTPRequest.Method { .post }
-        var path: String { "/auth/login" }
+        var path: RequestPath { "/auth/login" }
         var body: RequestBody? { .json(["username": username, "password": password]) }
         var options: RequestOptions { RequestOptions(authentication: .none) }
     }

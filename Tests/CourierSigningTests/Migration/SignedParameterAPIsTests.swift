@@ -23,7 +23,7 @@ struct SignedParameterAPIsTests {
 
     struct ConfigRequest: APIRequest {
         typealias Response = ConfigResponse
-        var path: String { "/client/config" }
+        var path: RequestPath { "/client/config" }
         var options: RequestOptions { RequestOptions(timeout: .seconds(30)) }
     }
 
@@ -33,7 +33,7 @@ struct SignedParameterAPIsTests {
         let password: String
 
         var method: HTTPRequest.Method { .post }
-        var path: String { "/auth/login" }
+        var path: RequestPath { "/auth/login" }
         var body: RequestBody? { .json(["username": username, "password": password]) }
         var options: RequestOptions { RequestOptions(timeout: .seconds(30)) }
     }

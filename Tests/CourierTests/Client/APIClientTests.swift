@@ -8,7 +8,7 @@ import Testing
 struct GetUser: APIRequest {
     typealias Response = User
     let id: String
-    var path: String { "/users/{id}" }
+    var path: RequestPath { "/users/{id}" }
     var pathParameters: [String: String] { ["id": id] }
 }
 

@@ -37,7 +37,7 @@ import Testing
         interceptors.beforeSend(for: try .regex("my/path/[0-9]{1,}/content"), tagging("regex"))
         let client = F.client(stub, [interceptors])
         for path in ["/users/7/content", "/users/7", "/other", "/my/path/42/content", "/my/path/x/content"] {
-            _ = try await client.send(F.text(.get, path))
+            _ = try await client.send(F.text(.get, RequestPath(verbatim: path)))
         }
         #expect(stub.requests.map { $0.headers[Self.tag] } == ["content", "users", "all", "regex", "all"])
     }

@@ -43,7 +43,7 @@ enum MiddlewareFixtures {
     }
 
     /// A request whose response is the body as text.
-    static func text(_ method: HTTPRequest.Method = .get, _ path: String, body: RequestBody? = nil,
+    static func text(_ method: HTTPRequest.Method = .get, _ path: RequestPath, body: RequestBody? = nil,
                      headers: HTTPFields = [:], options: RequestOptions = RequestOptions()) -> Request<String> {
         Request(method: method, path: path, headers: headers, body: body, options: options) { _, data, _ in
             String(decoding: data, as: UTF8.self)

@@ -28,7 +28,7 @@ struct FromAlamofireTests {
     struct GetUser: APIRequest {
         typealias Response = User
         let id: Int
-        var path: String { "/users/{id}" }
+        var path: RequestPath { "/users/{id}" }
         var pathParameters: [String: String] { ["id": String(id)] }
     }
 

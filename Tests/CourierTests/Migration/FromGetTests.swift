@@ -28,7 +28,7 @@ struct FromGetTests {
     /// `decoderForRequest` for one endpoint: the request decodes its own response.
     struct GetCurrentUser: APIRequest {
         typealias Response = User
-        var path: String { "/user" }
+        var path: RequestPath { "/user" }
         func decode(_ response: HTTPResponse, body: Data, context: DecodingContext) throws -> User {
             try context.decodeJSON(Envelope<User>.self, from: body).data
         }

@@ -28,8 +28,7 @@ struct ProtocolRequestsTests {
     struct GetUserRequest: APIRequest {
         typealias Response = User
         let id: String
-        var path: String { "/v1/users/{id}" }
-        var pathParameters: [String: String] { ["id": id] }
+        var path: RequestPath { "/v1/users/\(id)" }     // id is encoded as one segment
     }
 
     struct ListUsersRequest: APIRequest {
@@ -38,7 +37,7 @@ struct ProtocolRequestsTests {
         let perPage: Int
         let search: String?                      // was `query`: Courier's `query` is the list of query items
 
-        var path: String { "/v1/users" }
+        var path: RequestPath { "/v1/users" }
         var query: [URLQueryItem] {
             var items: [URLQueryItem] = .query([("page", page), ("per_page", perPage)])
             if let search, !search.isEmpty { items.append(URLQueryItem(name: "q", value: search)) }

@@ -1,0 +1,65 @@
+import Foundation
+import HTTPTypes
+
+/// Turns a request's `method`, `headers` and `body` — whatever types it declared them with —
+/// into what goes on the wire, or into a ``RequestDeclarationError`` that names the property.
+///
+/// The associated types are unconstrained on purpose: a request written for another client
+/// (`var method: HTTPMethod` with its own enum, `var headers: [String: String]?`) must be sent
+/// or refused, never silently replaced by Courier's default. The common types are checked
+/// first, so the default path costs one cast that the compiler folds when it specializes.
+extension APIRequest {
+    /// The HTTP method.
+    package func wireMethod() throws -> HTTPRequest.Method {
+        let value = method
+        if let method = value as? HTTPRequest.Method { return method }
+        let text: String
+        if let string = value as? String {
+            text = string
+        } else if let raw = value as? any RawRepresentable, let string = raw.rawValue as? String {
+            text = string
+        } else {
+            throw declarationError("method", "is a \(type(of: value)), which Courier cannot send as an HTTP method; declare HTTPRequest.Method, a String, or an enum whose raw value is the method's name")
+        }
+        let upper = text.uppercased()
+        guard Self.standardMethods.contains(upper), let method = HTTPRequest.Method(upper) else {
+            throw declarationError("method", "is '\(text)' (\(type(of: value))), which is not a standard HTTP method; use HTTPRequest.Method(\"…\") for an extension method")
+        }
+        return method
+    }
+
+    /// The request's own header fields.
+    package func wireHeaders() throws -> HTTPFields {
+        let value = headers
+        if let fields = value as? HTTPFields { return fields }
+        if let optional = value as? any OptionalValue, optional.isNone { return HTTPFields() }
+        if let convertible = value as? any RequestHeadersConvertible { return try convertible.headerFields() }
+        throw declarationError("headers", "is a \(type(of: value)), which Courier cannot send as header fields; declare HTTPFields or [String: String]")
+    }
+
+    /// The request's body, if it has one.
+    package func wireBody() throws -> RequestBody? {
+        guard let value = body else { return nil }
+        if let body = value as? RequestBody { return body }
+        if let optional = value as? any OptionalValue, optional.isNone { return nil }
+        if let convertible = value as? any RequestBodyConvertible { return convertible.requestBody }
+        throw declarationError("body", "is a \(type(of: value)), which Courier cannot send as a body; declare RequestBody (`.json(value)` for an Encodable value) or Data")
+    }
+
+    private func declarationError(_ property: String, _ reason: String) -> RequestDeclarationError {
+        RequestDeclarationError(requestType: _typeName(Self.self, qualified: false), property: property, reason: reason)
+    }
+
+    private static var standardMethods: Set<String> {
+        ["GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH", "QUERY"]
+    }
+}
+
+/// Lets the conversions above tell a `nil` inside a generic value from a value.
+protocol OptionalValue {
+    var isNone: Bool { get }
+}
+
+extension Optional: OptionalValue {
+    var isNone: Bool { self == nil }
+}

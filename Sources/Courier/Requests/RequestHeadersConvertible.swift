@@ -1,0 +1,31 @@
+import HTTPTypes
+
+/// A type that can be an ``APIRequest``'s header fields: `HTTPFields` (the default), or — as
+/// requests written for other clients often declare them — `[String: String]` and
+/// `[String: String]?`. Whatever the type, the fields are sent; names and values are checked
+/// as ``Request/header(_:_:)`` checks them (CR, LF or NUL fail the request before it is sent).
+public protocol RequestHeadersConvertible: Sendable {
+    /// The fields to send. Throws ``InvalidHeaderError`` for a name or value that is not valid.
+    func headerFields() throws -> HTTPFields
+}
+
+extension HTTPFields: RequestHeadersConvertible {
+    /// The fields themselves.
+    public func headerFields() -> HTTPFields { self }
+}
+
+extension Dictionary: RequestHeadersConvertible where Key == String, Value == String {
+    /// The pairs as fields, in name order (a dictionary has no order of its own), each checked.
+    public func headerFields() throws -> HTTPFields {
+        var fields = HTTPFields()
+        for (name, value) in sorted(by: { $0.key < $1.key }) {
+            fields.append(try HeaderValidation.field(name: name, value: value))
+        }
+        return fields
+    }
+}
+
+extension Optional: RequestHeadersConvertible where Wrapped: RequestHeadersConvertible {
+    /// The wrapped fields, or none.
+    public func headerFields() throws -> HTTPFields { try self?.headerFields() ?? HTTPFields() }
+}

@@ -1,0 +1,100 @@
+/// A request's path, written as a string literal, in which every interpolated value is
+/// percent-encoded as **one path segment**.
+///
+/// ```swift
+/// struct GetUser: APIRequest {
+///     typealias Response = User
+///     let id: String
+///     var path: RequestPath { "/users/\(id)" }   // id "../admin?x=1" → /users/..%2Fadmin%3Fx%3D1
+/// }
+/// ```
+///
+/// The literal parts are kept as written (they may hold `{name}` templates filled from
+/// ``APIRequest/pathParameters``, a `?query`, or be an absolute URL). An interpolated value has
+/// everything but RFC 3986 unreserved characters encoded, so `/`, `?`, `#`, `%` and `&` cannot
+/// climb the path or leak into the query. A value that is empty, `.` or `..` makes the request
+/// fail with an ``APIError`` of kind ``APIError/Kind/encodingFailed`` before anything is sent.
+///
+/// To splice text you built yourself (a path you trust, or a next-page link), write
+/// `"\(raw: text)"` or use ``init(verbatim:)``.
+///
+/// A path declared as `String` still compiles (and is sent as written), with a deprecation
+/// warning: a `String` cannot tell an interpolated value from the literal around it.
+public struct RequestPath: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible,
+    ExpressibleByStringInterpolation {
+    /// The path as it will be resolved: literal parts as written, interpolated values encoded.
+    public private(set) var text: String
+    /// Why an interpolated value could not be used, if one could not.
+    public private(set) var error: PathEncodingError?
+
+    /// A path taken as written: nothing is encoded beyond what every path gets.
+    public init(verbatim text: String) {
+        self.text = text
+        self.error = nil
+    }
+
+    /// A path written as a plain literal.
+    public init(stringLiteral value: String) {
+        self.init(verbatim: value)
+    }
+
+    /// A path written with interpolations.
+    public init(stringInterpolation: Interpolation) {
+        self.text = stringInterpolation.text
+        self.error = stringInterpolation.error
+    }
+
+    /// The text, as ``text``.
+    public var description: String { text }
+
+    /// The text as a quoted, escaped string literal.
+    public var debugDescription: String { text.debugDescription }
+
+    /// Builds a ``RequestPath`` from a string literal with interpolations.
+    public struct Interpolation: StringInterpolationProtocol, Sendable {
+        var text = ""
+        var error: PathEncodingError?
+
+        /// Reserves room for the literal.
+        public init(literalCapacity: Int, interpolationCount: Int) {
+            text.reserveCapacity(literalCapacity + interpolationCount * 8)
+        }
+
+        /// A literal part, kept as written.
+        public mutating func appendLiteral(_ literal: String) { text += literal }
+
+        /// A value, percent-encoded as one path segment (`/`, `?`, `#`, `%`, `&` included).
+        public mutating func appendInterpolation(_ value: some CustomStringConvertible) {
+            let string = value.description
+            do {
+                text += try PathTemplate.segment(string, name: "interpolated value")
+            } catch let failure as PathEncodingError {
+                if error == nil { error = failure }
+                text += "_"
+            } catch {
+                // `segment(_:name:)` throws only `PathEncodingError`.
+            }
+        }
+
+        /// Text you built yourself, spliced as written (not encoded as a segment).
+        public mutating func appendInterpolation(raw text: String) { self.text += text }
+    }
+}
+
+/// A type that can be an ``APIRequest``'s path: ``RequestPath`` (the default, which encodes
+/// interpolated values) or, for source compatibility, `String`.
+public protocol RequestPathConvertible: Sendable {
+    /// The path as Courier resolves it.
+    var requestPath: RequestPath { get }
+}
+
+extension RequestPath: RequestPathConvertible {
+    /// The path itself.
+    public var requestPath: RequestPath { self }
+}
+
+@available(*, deprecated, message: "a String path is sent as written, interpolated values included; declare `var path: RequestPath` so that each interpolated value is encoded as one segment")
+extension String: RequestPathConvertible {
+    /// The string taken as written.
+    public var requestPath: RequestPath { RequestPath(verbatim: self) }
+}

@@ -1,0 +1,161 @@
+import Courier
+import CourierTesting
+import Foundation
+import HTTPTypes
+import Testing
+
+/// Requests written the way other clients' documents write them must be sent as written or
+/// fail loudly — never have a property silently ignored.
+@Suite("Requests ported from other clients")
+struct PortedRequestTests {
+    /// An app's own method type, as protocol-request tutorials declare it.
+    enum HTTPMethod: String {
+        case get = "GET", post = "POST", delete = "DELETE"
+    }
+
+    /// The protocol-request style: its own method enum, string-keyed optional headers, a
+    /// `queryItems` list and a `Data` body.
+    struct CreateNote: APIRequest {
+        typealias Response = Data
+        let title: String
+        var path: RequestPath { "/notes" }
+        var method: HTTPMethod { .post }
+        var headers: [String: String]? { ["X-Client": "notes-app", "Content-Type": "application/json"] }
+        var queryItems: [URLQueryItem]? { [URLQueryItem(name: "draft", value: "true")] }
+        var body: Data? { Data(#"{"title":"\#(title)"}"#.utf8) }
+    }
+
+    @Test("method, headers, queryItems and body declared in another client's spelling are all sent")
+    func portedRequestIsSent() async throws {
+        let (client, stub) = makeClient()
+        stub.on(.post, "/notes", .status(201))
+        _ = try await client.send(CreateNote(title: "hi"))
+        let sent = try #require(stub.requests.first)
+        #expect(sent.request.method == .post)
+        #expect(sent.target == "/v2/notes?draft=true")
+        #expect(sent.headers[HTTPField.Name("X-Client")!] == "notes-app")
+        #expect(sent.headers[.contentType] == "application/json")
+        #expect(sent.bodyText == #"{"title":"hi"}"#)
+    }
+
+    struct NilEverything: APIRequest {
+        typealias Response = Data
+        var path: RequestPath { "/ping" }
+        var method: HTTPMethod { .get }
+        var headers: [String: String]? { nil }
+        var body: Data? { nil }
+        var queryItems: [URLQueryItem]? { nil }
+    }
+
+    @Test("nil headers, body and queryItems in that spelling send nothing extra")
+    func nilSpelling() async throws {
+        let (client, stub) = makeClient()
+        stub.on(.get, "/ping", .status(200))
+        _ = try await client.send(NilEverything())
+        let sent = try #require(stub.requests.first)
+        #expect(sent.target == "/v2/ping")
+        #expect(sent.body.isEmpty)
+    }
+
+    struct CountedHeaders: APIRequest {
+        typealias Response = Data
+        var path: RequestPath { "/x" }
+        var headers: [String: Int] { ["X-Count": 1] }
+    }
+
+    struct PaymentMethodRequest: APIRequest {
+        enum PaymentMethod: String { case card }
+        typealias Response = Data
+        var path: RequestPath { "/pay" }
+        var method: PaymentMethod { .card }
+    }
+
+    struct Note: Encodable { var title: String }
+
+    struct EncodableBody: APIRequest {
+        typealias Response = Data
+        var path: RequestPath { "/notes" }
+        var method: HTTPRequest.Method { .post }
+        var body: Note? { Note(title: "x") }
+    }
+
+    @Test("a method, headers or body of a type Courier cannot send fails the request, naming it")
+    func unsendableTypesFailLoudly() async throws {
+        let (client, stub) = makeClient()
+        stub.on(nil, "/**", .status(200))
+        await #expect {
+            try await client.send(CountedHeaders())
+        } throws: { error in
+            guard let error = error as? APIError, error.kind == .encodingFailed,
+                  let declaration = error.underlyingError as? RequestDeclarationError else { return false }
+            return declaration.property == "headers" && declaration.description.contains("Dictionary<String, Int>")
+        }
+        await #expect {
+            try await client.send(PaymentMethodRequest())
+        } throws: { error in
+            ((error as? APIError)?.underlyingError as? RequestDeclarationError)?.property == "method"
+        }
+        await #expect {
+            try await client.send(EncodableBody())
+        } throws: { error in
+            ((error as? APIError)?.underlyingError as? RequestDeclarationError)?.property == "body"
+        }
+        #expect(stub.requests.isEmpty)
+    }
+
+    struct GetUser: APIRequest {
+        typealias Response = Data
+        let id: String
+        var path: RequestPath { "/users/\(id)/profile" }
+    }
+
+    @Test("a value interpolated into a path is one segment: it cannot climb or reach the query",
+          arguments: [
+              ("../admin?x=1", "/v2/users/..%2Fadmin%3Fx%3D1/profile"),
+              ("7#frag", "/v2/users/7%23frag/profile"),
+              ("a b/c", "/v2/users/a%20b%2Fc/profile"),
+              ("42", "/v2/users/42/profile"),
+          ])
+    func interpolatedValuesAreEncoded(id: String, target: String) async throws {
+        let (client, stub) = makeClient()
+        stub.on(nil, "/**", .status(200))
+        _ = try await client.send(GetUser(id: id))
+        #expect(stub.requests.first?.target == target)
+    }
+
+    @Test("an interpolated value that is empty, '.' or '..' fails the request before it is sent",
+          arguments: ["", ".", ".."])
+    func dotValuesAreRefused(id: String) async throws {
+        let (client, stub) = makeClient()
+        stub.on(nil, "/**", .status(200))
+        await #expect {
+            try await client.send(GetUser(id: id))
+        } throws: { error in
+            (error as? APIError)?.kind == .encodingFailed && (error as? APIError)?.underlyingError is PathEncodingError
+        }
+        #expect(stub.requests.isEmpty)
+    }
+
+    @Test("\\(raw:) splices text as written; literal parts keep their query")
+    func rawAndLiteralParts() async throws {
+        let (client, stub) = makeClient()
+        stub.on(nil, "/**", .status(200))
+        let prefix = "files/reports"
+        _ = try await client.send(Request<Data>(path: "/\(raw: prefix)/\("q3 2026.pdf")?download=1"))
+        #expect(stub.requests.first?.target == "/v2/files/reports/q3%202026.pdf?download=1")
+    }
+
+    @Test("a path with a '..' segment is refused, whoever built it", arguments: [
+        "/users/../admin", "/users/%2e%2E/admin", "https://api.example.com/v2/a/./b",
+    ])
+    func dotSegmentsAreRefused(path: String) async throws {
+        let (client, stub) = makeClient()
+        stub.on(nil, "/**", .status(200))
+        await #expect {
+            try await client.send(Request<Data>(path: path))
+        } throws: { error in
+            (error as? APIError)?.kind == .encodingFailed
+        }
+        #expect(stub.requests.isEmpty)
+    }
+}
