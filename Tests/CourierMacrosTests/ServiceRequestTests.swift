@@ -136,7 +136,7 @@ struct ServiceMiddlewareTests {
             request.headerFields[HTTPField.Name("X-Block")!] = "general"
             return request
         }
-        try interceptors.beforeSend(for: .regex("posts/[0-9]{1,}")) { request, _ in
+        try interceptors.beforeSend(for: .regex(matchingWholePath: "posts/[0-9]{1,}")) { request, _ in
             var request = request
             request.headerFields[HTTPField.Name("X-Block")!] = "specific"
             return request

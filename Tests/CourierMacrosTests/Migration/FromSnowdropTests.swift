@@ -150,7 +150,7 @@ struct FromSnowdropTests {
         transport.on(.get, "/posts", .json([Post(id: 1, title: "a")]))
 
         var interceptors = InterceptorMiddleware()
-        try interceptors.beforeSend(for: .regex("my/path/[0-9]{1,}/content")) { request, _ in
+        try interceptors.beforeSend(for: .regex(matchingWholePath: "my/path/[0-9]{1,}/content")) { request, _ in
             var request = request
             request.headerFields[HTTPField.Name("X-Device")!] = "sim-1"
             return request
@@ -172,7 +172,7 @@ struct FromSnowdropTests {
         transport.on(.get, "/my/path/**", .data(Data("raw".utf8)))
 
         var interceptors = InterceptorMiddleware()
-        try interceptors.beforeSend(for: .regex("my/path/[0-9]{1,}/content")) { request, _ in
+        try interceptors.beforeSend(for: .regex(matchingWholePath: "my/path/[0-9]{1,}/content")) { request, _ in
             var request = request
             request.headerFields[HTTPField.Name("X-Device")!] = "sim-1"
             return request
@@ -189,7 +189,7 @@ struct FromSnowdropTests {
 
     @Test("Snowdrop's open-ended match, said in the pattern; path patterns without a regex")
     func openEndedPatterns() async throws {
-        let openEnded = try InterceptorMiddleware.PathMatcher.regex("my/path/[0-9]{1,}/content(/.*)?")
+        let openEnded = try InterceptorMiddleware.PathMatcher.regex(matchingWholePath: "my/path/[0-9]{1,}/content(/.*)?")
         let pattern: InterceptorMiddleware.PathMatcher = "/my/path/*/content/**"
         for matcher in [openEnded, pattern] {
             transport.reset()

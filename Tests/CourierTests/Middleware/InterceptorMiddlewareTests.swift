@@ -34,7 +34,7 @@ import Testing
         interceptors.beforeSend(tagging("all"))
         interceptors.beforeSend(for: "/users/**", tagging("users"))
         interceptors.beforeSend(for: "/users/{id}/content", tagging("content"))
-        interceptors.beforeSend(for: try .regex("my/path/[0-9]{1,}/content"), tagging("regex"))
+        interceptors.beforeSend(for: try .regex(matchingWholePath: "my/path/[0-9]{1,}/content"), tagging("regex"))
         let client = F.client(stub, [interceptors])
         for path in ["/users/7/content", "/users/7", "/other", "/my/path/42/content", "/my/path/x/content"] {
             _ = try await client.send(F.text(.get, RequestPath(verbatim: path)))
@@ -46,7 +46,7 @@ import Testing
         let stub = StubTransport()
         stub.on(nil, "/**", .text("ok"))
         var interceptors = InterceptorMiddleware()
-        interceptors.beforeSend(for: try .regex(".*admin.*"), tagging("admin"))
+        interceptors.beforeSend(for: try .regex(matchingWholePath: ".*admin.*"), tagging("admin"))
         let client = F.client(stub, [interceptors])
         _ = try await client.send(F.text(.get, "/public").query("next", "/admin"))
         _ = try await client.send(F.text(.get, "/admin/panel"))

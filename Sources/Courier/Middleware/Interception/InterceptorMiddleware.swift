@@ -13,14 +13,16 @@ import OpenAPIRuntime
 ///     return request
 /// }
 /// interceptors.beforeSend(for: "/users/{id}/content") { request, _ in request }      // path pattern
-/// try interceptors.onResponse(for: .regex("my/path/[0-9]{1,}/content")) { response, body, _ in
+/// try interceptors.onResponse(for: .regex(matchingWholePath: "my/path/[0-9]{1,}/content")) { response, body, _ in
 ///     (response, body)
 /// }
 /// let client = APIClient(configuration: configuration, transport: transport, middleware: [interceptors])
 /// ```
 ///
-/// Patterns match the request's *path* (never the query, the host or the raw URL), either as
-/// sent (`/v1/users/7`) or relative to the base URL's path (`/users/7`). For each request and
+/// Path patterns and ``PathMatcher/regex(matchingWholePath:)`` match the request's whole
+/// *path* (never the query or the host), either as sent (`/v1/users/7`) or relative to the base
+/// URL's path (`/users/7`); ``PathMatcher/regex(matchingAnywhereInURL:)`` searches the full URL,
+/// as Snowdrop does. For each request and
 /// each kind of closure, only one runs: the most specific matching path closure if there is
 /// one (the pattern with the most literal segments, then the longest; the latest added on a
 /// tie), the closure for all requests otherwise — as in the seed, a specific block replaces
@@ -31,60 +33,90 @@ public struct InterceptorMiddleware: Middleware {
     /// Looks at or replaces a response (its body streams: read it only if you replace it).
     public typealias OnResponse = @Sendable (HTTPResponse, HTTPBody?, RequestContext) async throws -> (HTTPResponse, HTTPBody?)
 
-    /// Which request paths a closure applies to.
+    /// Which requests a closure applies to. Three kinds, named so the difference is plain:
+    ///
+    /// | Matcher | Matches | Example |
+    /// | --- | --- | --- |
+    /// | a ``PathPattern`` (a string literal) | the whole path, segment by segment | `"/users/{id}/content"` |
+    /// | ``regex(matchingWholePath:)`` | the whole path (anchored at both ends) | `.regex(matchingWholePath: "users/[0-9]+/content")` |
+    /// | ``regex(matchingAnywhereInURL:)`` | any part of the full URL, query included — as Snowdrop's interceptors do | `.regex(matchingAnywhereInURL: "content")` |
+    ///
+    /// Path matchers see the path as sent (`/v1/users/7`) and relative to the base URL's path
+    /// (`/users/7`).
     public struct PathMatcher: Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
         private enum Kind: Sendable {
-            case segments([Substring])
-            case regex(NSRegularExpression)
+            case pattern(PathPattern)
+            case wholePath(NSRegularExpression)
+            case anywhereInURL(NSRegularExpression)
         }
         private let kind: Kind
         /// The pattern as written.
         public let description: String
-        /// Literal segments, then length: how specific the pattern is.
+        /// Literal segments, then length: how specific the matcher is.
         let specificity: (Int, Int)
 
-        /// A path pattern: literal segments, `{name}` or `*` for one segment, `**` (last) for any rest.
+        /// A path pattern (see ``PathPattern``).
         public init(_ pattern: String) {
-            let segments = pattern.split(separator: "/", omittingEmptySubsequences: true)
-            kind = .segments(segments)
-            description = pattern
-            specificity = (segments.filter { $0 != "*" && $0 != "**" && !($0.hasPrefix("{") && $0.hasSuffix("}")) }.count, pattern.count)
+            let pattern = PathPattern(pattern)
+            kind = .pattern(pattern)
+            description = pattern.description
+            specificity = pattern.specificity
         }
 
         /// A path pattern written as a string literal, as ``init(_:)``.
         public init(stringLiteral value: String) { self.init(value) }
 
-        /// A regular expression that must match the whole path (a leading `/` is optional).
-        public static func regex(_ pattern: String) throws -> PathMatcher {
-            try PathMatcher(regex: pattern)
-        }
-
-        private init(regex pattern: String) throws {
+        /// A regular expression that must match the **whole path** (a leading `/` is optional,
+        /// `^` and `$` are implied). Throws when the expression does not compile.
+        public static func regex(matchingWholePath pattern: String) throws -> PathMatcher {
             var body = Substring(pattern)
             if body.hasPrefix("^") { body = body.dropFirst() }
             if body.hasPrefix("/") { body = body.dropFirst() }
             if body.hasSuffix("$") { body = body.dropLast() }
-            kind = .regex(try NSRegularExpression(pattern: "^/?(?:" + body + ")$"))
-            description = pattern
             let literal = body.split(separator: "/").filter { $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" } }
-            specificity = (literal.count, pattern.count)
+            return PathMatcher(kind: .wholePath(try NSRegularExpression(pattern: "^/?(?:" + body + ")$")),
+                               description: pattern, specificity: (literal.count, pattern.count))
         }
 
-        /// Whether `path` (without a query) matches.
+        /// A regular expression searched **anywhere in the full URL** (scheme, host, path and
+        /// query), as Snowdrop matches its interceptor patterns: `"content"` matches
+        /// `https://api.example.com/v1/content?x=1` and also `/contents` and `?q=content`.
+        /// Less specific than any path matcher. Throws when the expression does not compile.
+        public static func regex(matchingAnywhereInURL pattern: String) throws -> PathMatcher {
+            PathMatcher(kind: .anywhereInURL(try NSRegularExpression(pattern: pattern)), description: pattern, specificity: (-1, pattern.count))
+        }
+
+        /// The same as ``regex(matchingWholePath:)``.
+        @available(*, deprecated, renamed: "regex(matchingWholePath:)", message: "say which: regex(matchingWholePath:) or regex(matchingAnywhereInURL:)")
+        public static func regex(_ pattern: String) throws -> PathMatcher {
+            try regex(matchingWholePath: pattern)
+        }
+
+        private init(kind: Kind, description: String, specificity: (Int, Int)) {
+            self.kind = kind
+            self.description = description
+            self.specificity = specificity
+        }
+
+        /// Whether a path (without a query) matches. A matcher built with
+        /// ``regex(matchingAnywhereInURL:)`` is searched in `path` as given.
         public func matches(_ path: String) -> Bool {
             switch kind {
-            case .regex(let expression):
-                return expression.firstMatch(in: path, range: NSRange(path.startIndex..., in: path)) != nil
-            case .segments(let segments):
-                let parts = path.split(separator: "/", omittingEmptySubsequences: true)
-                for (index, segment) in segments.enumerated() {
-                    if segment == "**" { return index == segments.count - 1 }
-                    guard index < parts.count else { return false }
-                    let wildcard = segment == "*" || (segment.hasPrefix("{") && segment.hasSuffix("}"))
-                    if !wildcard && segment != parts[index] { return false }
-                }
-                return segments.count == parts.count
+            case .pattern(let pattern): return pattern.matches(path)
+            case .wholePath(let expression), .anywhereInURL(let expression): return Self.search(expression, in: path)
             }
+        }
+
+        /// Whether the request matches: path matchers look at `paths`, URL matchers at `url`.
+        func matches(paths: [String], url: String) -> Bool {
+            switch kind {
+            case .anywhereInURL(let expression): return Self.search(expression, in: url)
+            default: return paths.contains(where: matches)
+            }
+        }
+
+        private static func search(_ expression: NSRegularExpression, in text: String) -> Bool {
+            expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
         }
     }
 
@@ -130,12 +162,13 @@ public struct InterceptorMiddleware: Middleware {
         _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: HTTPHandler
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let paths = Self.candidatePaths(request, baseURL: context.baseURL)
+        let url = request.urlString
         var request = request
-        if let before = Self.select(beforeSends, paths: paths) {
+        if let before = Self.select(beforeSends, paths: paths, url: url) {
             request = try await before(request, context)
         }
         let (response, responseBody) = try await next(request, body, context)
-        guard let after = Self.select(onResponses, paths: paths) else { return (response, responseBody) }
+        guard let after = Self.select(onResponses, paths: paths, url: url) else { return (response, responseBody) }
         return try await after(response, responseBody, context)
     }
 
@@ -148,10 +181,10 @@ public struct InterceptorMiddleware: Middleware {
         return rest.isEmpty ? [path, "/"] : (rest.hasPrefix("/") ? [path, String(rest)] : [path])
     }
 
-    private static func select<Closure>(_ entries: [Entry<Closure>], paths: [String]) -> Closure? {
+    private static func select<Closure>(_ entries: [Entry<Closure>], paths: [String], url: String) -> Closure? {
         var best: Entry<Closure>?
         for entry in entries {
-            guard let matcher = entry.matcher, paths.contains(where: matcher.matches) else { continue }
+            guard let matcher = entry.matcher, matcher.matches(paths: paths, url: url) else { continue }
             if let current = best?.matcher, current.specificity > matcher.specificity { continue }
             best = entry
         }
