@@ -81,7 +81,7 @@ public struct CertificatePinning: Sendable {
 
     /// Pins per host name or wildcard pattern (compared case-insensitively, a trailing dot ignored).
     public var pins: [String: [Pin]]
-    /// Hosts never pinned, even if they have pins (seed 004's `urlsExcludedFromPinning`).
+    /// Hosts never pinned, even if they have pins (Snowdrop's `urlsExcludedFromPinning`).
     public var excludedHosts: Set<String>
 
     /// Creates a pinning policy.

@@ -41,7 +41,7 @@ extension APIClient {
 
     /// A publisher of the raw response — whatever its status — for pipelines that validate and
     /// decode themselves with ``validateStatusCode(in:)``, ``hasContentType(_:)`` and
-    /// ``decode(_:decoder:)`` (seed 001's style).
+    /// ``decode(_:decoder:)``, as Combine request pipelines do.
     ///
     /// ```swift
     /// client.dataPublisher(for: Request<Data>(path: "/users"))

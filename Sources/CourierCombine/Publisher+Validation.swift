@@ -52,7 +52,7 @@ extension Publisher where Output == DataResponse, Failure == APIError {
         .eraseToAnyPublisher()
     }
 
-    /// The body alone, as the seed's `.map { $0.data }`.
+    /// The body alone, like `.map { $0.data }` on a `URLSession` data task publisher.
     public func data() -> AnyPublisher<Data, APIError> {
         map(\.data).eraseToAnyPublisher()
     }

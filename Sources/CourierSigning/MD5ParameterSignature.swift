@@ -3,7 +3,8 @@ import Crypto
 import Foundation
 import HTTPTypes
 
-/// Seed 003's request signature: drop excluded keys, sort the parameters by key, join them as
+/// The signature of APIs that sign their parameters with MD5: drop excluded keys, sort the
+/// parameters by key, join them as
 /// `k=v` with `&`, append `&key=<secret>`, take the MD5, write it in upper-case hex, and put it
 /// in a query parameter (default `pub_sign`) or a header.
 ///
@@ -15,7 +16,7 @@ import HTTPTypes
 ///
 /// The parameters are the query items (decoded) and, for an `application/x-www-form-urlencoded`
 /// body that can be read again, the form fields. Values are signed as they are, not percent-encoded.
-/// (MD5 is what the seed's server expects; prefer ``HMACRequestSignature`` for a new API.)
+/// (Use it for servers that expect this MD5 scheme; prefer ``HMACRequestSignature`` for a new API.)
 public struct MD5ParameterSignature: Sendable {
     /// Where the signature goes.
     public struct Placement: Sendable, Hashable {
@@ -33,7 +34,7 @@ public struct MD5ParameterSignature: Sendable {
     public var secretKeyName: String
     /// The name of the signature parameter (default `pub_sign`); never signed itself.
     public var parameterName: String
-    /// Parameters left out of the signature (the seed's "system" parameters).
+    /// Parameters left out of the signature (system-level parameters such as `pub_ticket`).
     public var excludedKeys: Set<String>
     /// Where the signature goes.
     public var placement: Placement

@@ -7,7 +7,7 @@ import OpenAPIRuntime
 /// signed afresh.
 ///
 /// ```swift
-/// // Seed 003: sorted parameters + secret, MD5, upper-case hex, in `pub_sign`.
+/// // Signed parameters: sorted parameters + secret, MD5, upper-case hex, in `pub_sign`.
 /// SigningMiddleware(.md5Parameters(MD5ParameterSignature(secret: "rpbs6us1…", parameterName: "pub_sign")))
 /// // HMAC-SHA256 over a canonical request, in `X-Signature`, with an `X-Timestamp`.
 /// SigningMiddleware(.hmacSHA256(HMACRequestSignature(secret: Data(secret.utf8))))
@@ -38,7 +38,7 @@ public struct SigningMiddleware: Middleware {
         }
         fileprivate let kind: Kind
 
-        /// Seed 003's scheme: sorted parameters and a secret, MD5, upper-case hex.
+        /// The signed-parameter scheme (``MD5ParameterSignature``): sorted parameters and a secret, MD5, upper-case hex.
         public static func md5Parameters(_ signature: MD5ParameterSignature) -> Scheme { Scheme(kind: .md5(signature)) }
         /// HMAC-SHA256 over a canonical request.
         public static func hmacSHA256(_ signature: HMACRequestSignature) -> Scheme { Scheme(kind: .hmac(signature)) }

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 #endif
 
-/// The real API an integration test may talk to, read from the environment (seed 000):
+/// The real API an integration test may talk to, read from the environment:
 /// `API_BASE_URL` and `API_KEY`. Keys stay out of source control; a run without them (a fork's
 /// CI, a laptop offline) skips the tests instead of failing them.
 ///

@@ -26,8 +26,8 @@ extension StubTransport {
         public var description: String { "StubTransport: cannot load fixtures from '\(path)': \(reason)" }
     }
 
-    /// Answers requests from a directory of fixture files whose paths mirror the API's (the
-    /// seed's "JSON injection"):
+    /// Answers requests from a directory of fixture files whose paths mirror the API's (what
+    /// Snowdrop calls "JSON injection"):
     ///
     /// ```
     /// Fixtures/

@@ -110,8 +110,8 @@ struct PublisherTests {
         #expect(collector.received.isEmpty)
     }
 
-    @Test("validateStatusCode(in:), hasContentType(_:) and decode, as in seed 001")
-    func seedPipeline() async {
+    @Test("validateStatusCode(in:), hasContentType(_:) and decode, as in a Combine request pipeline")
+    func combinePipeline() async {
         let (client, stub) = makeClient()
         stub.on(.get, "/posts", .json([Post(id: 1, title: "A"), Post(id: 2, title: "B")]))
         let publisher = client.dataPublisher(for: Request<Data>(path: "/posts"))

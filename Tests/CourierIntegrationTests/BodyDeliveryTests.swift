@@ -47,7 +47,8 @@ struct BodyDeliveryTests {
             // The server sends the head and a first chunk, then waits 30 s before the rest (the
             // wait ends when the server stops). A transport that held the head back until the body
             // ended would take the whole 30 s.
-            let (head, body, _) = try await client.stream(Request<Data>(path: "/slow-body", query: [URLQueryItem(name: "ms", value: "30000")]))
+            let streamed = try await client.stream(for: Request<Data>(path: "/slow-body", query: [URLQueryItem(name: "ms", value: "30000")]))
+            let (head, body) = (streamed.response, streamed.body)
             let headTime = start.duration(to: clock.now)
             #expect(head.status == .ok)
             #expect(headTime < .seconds(15), "the head waited for the body: \(headTime)")

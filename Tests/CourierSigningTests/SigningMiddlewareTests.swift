@@ -17,7 +17,7 @@ import Testing
         Request<Void>(method: method, path: path, body: body)
     }
 
-    // MARK: Seed 003: MD5 over sorted parameters
+    // MARK: Signed parameters: MD5 over sorted parameters
 
     @Test func md5StringToSignSortsDropsExcludedKeysAndAppendsTheSecret() {
         let signature = MD5ParameterSignature(secret: "S", excludedKeys: ["pub_ticket"])

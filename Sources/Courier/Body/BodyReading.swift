@@ -30,7 +30,7 @@ package enum BodyReading {
         return nil
     }
 
-    /// The whole body in memory. Throws ``APIError/resourceTooLarge(request:limit:)`` as soon as
+    /// The whole body in memory. Throws ``APIError/Kind/resourceTooLarge`` as soon as
     /// the expected length or the bytes received pass `limit`; the body's iteration is then
     /// abandoned, which makes the transport cancel the exchange.
     package static func collect(_ body: HTTPBody?, head: HTTPResponse, limit: Int, summary: RequestSummary) async throws -> Data {

@@ -74,32 +74,73 @@ public final class APIClient: Sendable {
         return Response(value: value, response: exchange.head, body: exchange.body, request: exchange.summary, metrics: metrics)
     }
 
-    /// Sends a request and returns the raw body and response, without decoding. The status is
-    /// still checked against the acceptable codes.
-    public func data<R: APIRequest>(for request: R) async throws -> (Data, HTTPResponse) {
+    /// Sends a request and returns the response head and the raw body, without decoding. The
+    /// status is still checked against the acceptable codes.
+    ///
+    /// Like every tuple Courier returns, the head comes first: `let (response, data) = …`.
+    public func data<R: APIRequest>(for request: R) async throws -> (HTTPResponse, Data) {
         let exchange = try await perform(request)
-        return (exchange.body, exchange.head)
+        return (exchange.head, exchange.body)
     }
 
     /// Builds a request without sending it: the `HTTPRequest` head as the transport would get it
     /// before middleware run. Useful in tests and for debugging.
     public func prepare<R: APIRequest>(_ request: R) throws -> (HTTPRequest, HTTPBody?) {
-        let prepared = try builder.prepare(request, operationName: operationName(of: request))
+        let options = request.options
+        let prepared = try builder.prepare(request, options: options, operationName: options.operationName ?? Self.typeName(of: request))
         return (prepared.head, prepared.body)
     }
 
     /// Sends a request through the middleware and returns the response head and its *unread*
-    /// body, with the status checked. The caller streams the body (downloads, events, bytes).
+    /// body, with the status checked. The caller streams the body (downloads, events, bytes):
+    ///
+    /// ```swift
+    /// let streamed = try await client.stream(for: Request<Data>(path: "/export"))
+    /// if let body = streamed.body {
+    ///     for try await chunk in body { try file.write(contentsOf: chunk) }
+    /// }
+    /// ```
+    public func stream<R: APIRequest>(for request: R) async throws -> StreamedResponse {
+        let (response, body, summary) = try await openStream(request)
+        return StreamedResponse(response: response, body: body, request: summary)
+    }
+
+    /// The same as ``stream(for:)``, as a tuple.
+    @available(*, deprecated, renamed: "stream(for:)")
     public func stream<R: APIRequest>(_ request: R) async throws -> (HTTPResponse, HTTPBody?, RequestSummary) {
+        try await openStream(request)
+    }
+
+    func openStream<R: APIRequest>(_ request: R) async throws -> (HTTPResponse, HTTPBody?, RequestSummary) {
+        let opened = try await open(request)
+        return (opened.response, opened.body, opened.summary)
+    }
+
+    /// A response whose body is still unread, with the request's options as merged once with
+    /// the configuration (downloads, byte streams and event streams read their limits here).
+    struct OpenedExchange {
+        var response: HTTPResponse
+        var body: HTTPBody?
+        var summary: RequestSummary
+        /// The request's own options (a streamed body is capped only by its own
+        /// `maxResponseSize`, not by the configuration's).
+        var options: RequestOptions
+        /// The timeout in force: the request's, else the configuration's.
+        var timeout: Duration
+        /// The size limit in force: the request's, else the configuration's.
+        var maxResponseSize: Int
+    }
+
+    func open<R: APIRequest>(_ request: R) async throws -> OpenedExchange {
         let (prepared, context) = try makeExchange(request)
         do {
             let (head, body) = try await handler(prepared.head, prepared.body, context)
-            let acceptable = request.options.acceptableStatusCodes ?? configuration.acceptableStatusCodes
-            if !acceptable.contains(head.status.code) {
+            if !context.acceptableStatusCodes.contains(head.status.code) {
                 let data = await BodyReading.consumingPrefix(of: body, limit: BodyReading.errorPrefixLimit)
                 throw Self.httpError(head, body: data, summary: prepared.summary)
             }
-            return (head, body, prepared.summary)
+            return OpenedExchange(response: head, body: body, summary: prepared.summary, options: context.options,
+                                  timeout: context.timeout, maxResponseSize: context.maxResponseSize)
         } catch {
             throw Self.map(error, summary: prepared.summary, timeout: context.timeout)
         }
@@ -116,10 +157,13 @@ public final class APIClient: Sendable {
         var headTime: ContinuousClock.Instant
     }
 
+    /// Prepares the request and its context. `request.options` (often a computed property) is
+    /// read once here and merged with the configuration once: every later step reads the
+    /// context.
     private func makeExchange<R: APIRequest>(_ request: R) throws -> (PreparedRequest, RequestContext) {
         let options = request.options
-        let name = options.operationName ?? operationName(of: request)
-        let prepared = try builder.prepare(request, operationName: name)
+        let name = options.operationName ?? Self.typeName(of: request)
+        let prepared = try builder.prepare(request, options: options, operationName: name)
         let timeout = options.timeout ?? configuration.timeout
         var context = RequestContext(
             operationName: name, baseURL: configuration.baseURL, options: options, attempt: 1, timeout: timeout,
@@ -127,6 +171,7 @@ public final class APIClient: Sendable {
         context.targetsBaseOrigin = prepared.targetsBaseOrigin
         context.sensitiveHeaders = configuration.sensitiveHeaders
         context.sensitiveQueryNames = configuration.sensitiveQueryNames
+        context.acceptableStatusCodes = options.acceptableStatusCodes ?? configuration.acceptableStatusCodes
         return (prepared, context)
     }
 
@@ -147,18 +192,18 @@ public final class APIClient: Sendable {
         } catch {
             throw Self.map(error, summary: prepared.summary, timeout: context.timeout)
         }
-        let acceptable = request.options.acceptableStatusCodes ?? configuration.acceptableStatusCodes
-        guard acceptable.contains(head.status.code) else {
+        guard context.acceptableStatusCodes.contains(head.status.code) else {
             throw Self.httpError(head, body: data, summary: prepared.summary)
         }
         return Exchange(head: head, body: data, summary: prepared.summary, startDate: startDate, start: start, headTime: headTime)
     }
 
-    private func operationName<R: APIRequest>(of request: R) -> String {
+    /// The request type's name, the operation name when the options give none.
+    private static func typeName<R: APIRequest>(of request: R) -> String {
         // `_typeName(_:qualified: false)` is what `String(describing:)` prints for a type, without
         // the three dynamic protocol-conformance casts `String(describing:)` tries first
         // (~3,000 instructions per request, measured with callgrind).
-        request.options.operationName ?? _typeName(R.self, qualified: false)
+        _typeName(R.self, qualified: false)
     }
 
     static func httpError(_ head: HTTPResponse, body: Data, summary: RequestSummary) -> APIError {

@@ -48,7 +48,7 @@ public struct APIConfiguration: Sendable {
     public var encoder: JSONEncoder
     /// The decoder for `Decodable` responses.
     public var decoder: JSONDecoder
-    /// Status codes that count as success; others throw ``APIError/httpError(statusCode:message:response:body:request:)``.
+    /// Status codes that count as success; others throw ``APIError/Kind/httpError``.
     /// Default: 200..<300.
     public var acceptableStatusCodes: Set<Int>
     /// How redirects are followed.

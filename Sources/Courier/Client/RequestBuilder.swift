@@ -43,8 +43,7 @@ struct RequestBuilder: Sendable {
         self.queryNames = configuration.sensitiveQueryNames.isEmpty ? nil : Redaction.QueryNames.standard.adding(configuration.sensitiveQueryNames)
     }
 
-    func prepare<R: APIRequest>(_ request: R, operationName: String) throws -> PreparedRequest {
-        let options = request.options
+    func prepare<R: APIRequest>(_ request: R, options: RequestOptions, operationName: String) throws -> PreparedRequest {
         let method: HTTPRequest.Method
         do {
             method = try request.wireMethod()

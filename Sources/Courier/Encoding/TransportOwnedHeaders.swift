@@ -8,7 +8,7 @@ import HTTPTypes
 /// `Connection`, `Upgrade`, `Host` and the others change how a server or proxy reads the
 /// stream. Server-side apps that forward inbound headers would pass them on without noticing.
 /// Courier refuses a request that carries one, on every transport, with an
-/// ``InvalidHeaderError`` naming the field (an ``APIError/encodingFailed(request:underlying:)``),
+/// ``InvalidHeaderError`` naming the field (an ``APIError`` of kind ``APIError/Kind/encodingFailed``),
 /// before anything is sent. The transports compute the framing from the body.
 public enum TransportOwnedHeaders {
     /// The names refused, lowercased: `Content-Length`, `Transfer-Encoding`, `Connection`,

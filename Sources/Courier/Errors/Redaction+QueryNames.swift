@@ -9,7 +9,7 @@ extension Redaction {
     ///   authentication `AWSAccessKeyId`, `Signature`, `X-Amz-Signature`, `X-Amz-Credential`,
     ///   `X-Amz-Security-Token`; Google Cloud Storage `GoogleAccessId`, `X-Goog-Signature`,
     ///   `X-Goog-Credential`; Azure SAS `sig`; CloudFront `Key-Pair-Id`), OpenTelemetry's `url.full`
-    ///   list (`AWSAccessKeyId`, `Signature`, `sig`, `X-Goog-Signature`), seed 003's `sign`,
+    ///   list (`AWSAccessKeyId`, `Signature`, `sig`, `X-Goog-Signature`), signed-parameter APIs' `sign`,
     ///   `pub_sign`, `ticket`, `pub_ticket`, and the names you add — short names are matched
     ///   exactly, so `design` or `assign` stay visible;
     /// - or contains one of ``Redaction/sensitiveNameFragments`` (`token`, `secret`, `password`,
@@ -34,7 +34,7 @@ extension Redaction {
             "googleaccessid", "x-goog-signature", "x-goog-credential",
             // Azure shared access signatures.
             "sig",
-            // Seed 003's signature and ticket (the MD5 signing middleware adds `pub_sign`).
+            // Signed-parameter APIs' signature and ticket (the MD5 signing middleware adds `pub_sign`).
             "sign", "pub_sign", "pubsign", "ticket", "pub_ticket", "pubticket",
             // Other common credentials in URLs.
             "auth", "jwt", "pwd", "code_verifier",

@@ -21,7 +21,7 @@ public enum Redaction {
         HTTPField.Name("X-Api-Key")!, HTTPField.Name("Api-Key")!, HTTPField.Name("X-Auth-Token")!,
         HTTPField.Name("X-Goog-Api-Key")!, HTTPField.Name("Ocp-Apim-Subscription-Key")!, HTTPField.Name("X-Functions-Key")!,
         HTTPField.Name("Sign")!, HTTPField.Name("X-Sign")!, HTTPField.Name("Ticket")!, HTTPField.Name("X-Ticket")!,
-        // Seed 003 sends its signature and ticket as headers too.
+        // APIs that sign their parameters send the signature and ticket as headers too.
         HTTPField.Name("pub_sign")!, HTTPField.Name("pub_ticket")!, HTTPField.Name("Pub-Sign")!, HTTPField.Name("Pub-Ticket")!,
     ]
 

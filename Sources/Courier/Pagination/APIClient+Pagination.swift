@@ -14,7 +14,7 @@ extension APIClient {
     /// ```
     ///
     /// A server that leads back to a page already fetched (a `Link` chain 1 → 2 → 1, a cursor
-    /// that comes round again) ends the sequence with an ``APIError/network(request:underlying:)``
+    /// that comes round again) ends the sequence with an ``APIError`` of kind ``APIError/Kind/network``
     /// whose underlying error is a ``PaginationError``, instead of looping forever: every
     /// strategy is checked, by the method and URL of each page's request. Cap the number of pages
     /// with ``PageSequence/limited(toPages:)``.
@@ -118,8 +118,8 @@ extension APIClient {
     ///
     /// The link (absolute or relative to the current page) replaces the request's URL and
     /// query. It stops when there is no link with the relation, or it points back to the
-    /// current page. A link to another origin (scheme, host or port) is refused with
-    /// ``APIError/invalidURL(_:reason:)``, so credentials are never sent where the API did not
+    /// current page. A link to another origin (scheme, host or port) is refused with an
+    /// ``APIError/Kind/invalidURL`` error, so credentials are never sent where the API did not
     /// live.
     ///
     /// ```swift

@@ -38,7 +38,7 @@ public struct PageSequence<Element: Sendable>: AsyncSequence, Sendable {
     public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(step: first) }
 
     /// The same pages, at most `maxPages` of them: when the server offers a page after the
-    /// last one allowed, the sequence throws ``APIError/network(request:underlying:)`` with a
+    /// last one allowed, the sequence throws an ``APIError/Kind/network`` error with a
     /// ``PaginationError`` rather than ending as if the list were complete.
     ///
     /// ```swift

@@ -57,6 +57,10 @@ public struct RequestContext: Sendable {
     /// or authenticate requests should set it.
     public var carriesCredentials: Bool = false
 
+    /// The status codes the client accepts for this request: its options', else the
+    /// configuration's (merged once, when the exchange starts).
+    public var acceptableStatusCodes: Set<Int> = Set(200..<300)
+
     /// Creates a context (transports and middleware get one from the client; tests build their own).
     public init(
         operationName: String,

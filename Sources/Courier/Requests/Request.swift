@@ -52,7 +52,7 @@ public struct Request<Response: Sendable>: APIRequest {
     }
 
     /// A copy with a header added; a name that is not a valid token or a value with CR, LF or
-    /// NUL makes the request fail with ``APIError/encodingFailed(request:underlying:)`` when sent.
+    /// NUL makes the request fail with ``APIError/Kind/encodingFailed`` when sent.
     public func header(_ name: String, _ value: String) -> Request {
         var copy = self
         do {

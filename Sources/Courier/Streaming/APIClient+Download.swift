@@ -31,7 +31,7 @@ extension APIClient {
     /// **Size limit.** The client's ``APIConfiguration/maxResponseSize`` guards memory, and a
     /// download holds none, so it does not apply. A limit set on the request itself
     /// (``RequestOptions/maxResponseSize``) does: the download then fails with
-    /// ``APIError/resourceTooLarge(request:limit:)`` as soon as the declared length or the bytes
+    /// ``APIError/Kind/resourceTooLarge`` as soon as the declared length or the bytes
     /// received pass it, and the partial file is removed.
     ///
     /// The request's timeout covers the whole exchange, body included: give large downloads a
@@ -48,9 +48,10 @@ extension APIClient {
         to destination: URL,
         progress: TransferProgressHandler? = nil
     ) async throws -> DownloadResult {
-        let (head, body, summary) = try await stream(request)
-        let limit = request.options.maxResponseSize
-        let timeout = request.options.timeout ?? configuration.timeout
+        let opened = try await open(request)
+        let (head, body, summary) = (opened.response, opened.body, opened.summary)
+        let limit = opened.options.maxResponseSize
+        let timeout = opened.timeout
         let total = BodyReading.expectedLength(of: body, head: head)
         if let limit, let total, total > Int64(limit) {
             throw APIError.resourceTooLarge(request: summary, limit: limit)

@@ -71,7 +71,7 @@ extension APIClient {
     ///
     /// For large or endless responses: nothing is held in memory but the chunk in hand. The
     /// status is checked before this returns (an unacceptable one throws
-    /// ``APIError/httpError(statusCode:message:response:body:request:)``).
+    /// ``APIError/Kind/httpError``).
     ///
     /// ```swift
     /// let stream = try await client.bytes(for: Request<Data>(path: "/logs/tail"))
@@ -84,13 +84,14 @@ extension APIClient {
     /// the request's own ``RequestOptions/maxResponseSize`` does. The request's timeout covers
     /// the whole stream: give endless streams a long one.
     public func bytes<R: APIRequest>(for request: R) async throws -> ByteStream {
-        let (head, body, summary) = try await stream(request)
-        let limit = request.options.maxResponseSize
+        let opened = try await open(request)
+        let (head, body, summary) = (opened.response, opened.body, opened.summary)
+        let limit = opened.options.maxResponseSize
         let expected = BodyReading.expectedLength(of: body, head: head)
         if let limit, let expected, expected > Int64(limit) {
             throw APIError.resourceTooLarge(request: summary, limit: limit)
         }
         return ByteStream(response: head, request: summary, expectedLength: expected, body: body, limit: limit,
-                          timeout: request.options.timeout ?? configuration.timeout)
+                          timeout: opened.timeout)
     }
 }

@@ -13,7 +13,7 @@ import OpenAPIRuntime
 ///
 /// Each line and each event is bounded by the request's maximum response size
 /// (``RequestOptions/maxResponseSize``, else ``APIConfiguration/maxResponseSize``): a server that
-/// sends a longer one ends the stream with ``APIError/resourceTooLarge(request:limit:)``, never
+/// sends a longer one ends the stream with ``APIError/Kind/resourceTooLarge``, never
 /// with unbounded memory. The stream as a whole is not bounded — it may run for hours. Parsing
 /// is linear in the bytes received.
 public struct ServerSentEventStream: AsyncSequence, Sendable {
@@ -168,18 +168,19 @@ extension APIClient {
         modified.setDefaultHeader(.cacheControl, "no-cache")
         let lastEventIDName = HTTPField.Name("Last-Event-ID")!
         if let lastEventID { modified.headers[lastEventIDName] = lastEventID }
-        let (head, body, summary) = try await stream(modified)
+        let opened = try await open(modified)
+        let (head, body, summary) = (opened.response, opened.body, opened.summary)
         let template = modified
         let reconnect: @Sendable (String?) async throws -> (HTTPResponse, HTTPBody?) = { [self] id in
             var again = template
             if let id { again.headers[lastEventIDName] = id }
-            let (head, body, _) = try await self.stream(again)
+            let (head, body, _) = try await self.openStream(again)
             return (head, body)
         }
         return ServerSentEventStream(
             response: head, request: summary, firstBody: head.status.code == 204 ? nil : (body ?? HTTPBody()),
             reconnect: head.status.code == 204 ? nil : reconnect, policy: reconnection, lastEventID: lastEventID,
-            timeout: request.options.timeout ?? configuration.timeout,
-            maxEventSize: request.options.maxResponseSize ?? configuration.maxResponseSize)
+            timeout: opened.timeout,
+            maxEventSize: opened.maxResponseSize)
     }
 }

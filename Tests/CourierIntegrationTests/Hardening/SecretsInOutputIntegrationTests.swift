@@ -11,7 +11,7 @@ import Testing
 /// signature, no secret body field, and nothing a server sent that could forge a log line.
 @Suite("Secrets and server text in errors, logs and cassettes")
 struct SecretsInOutputIntegrationTests {
-    /// Query items of S3 (SigV2, SigV4), GCS and Azure pre-signed URLs and of seed 003.
+    /// Query items of S3 (SigV2, SigV4), GCS and Azure pre-signed URLs and of APIs that sign their parameters (`pub_sign`, `pub_ticket`).
     static let presigned: [URLQueryItem] = [
         .init(name: "X-Amz-Algorithm", value: "AWS4-HMAC-SHA256"),
         .init(name: "X-Amz-Credential", value: "AKIA-SECRET-1/20260101/us-east-1/s3/aws4_request"),

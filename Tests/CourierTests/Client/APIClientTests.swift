@@ -4,7 +4,7 @@ import Foundation
 import HTTPTypes
 import Testing
 
-/// The seed-000 style: a request struct per endpoint.
+/// Protocol requests with a response type: a request struct per endpoint.
 struct GetUser: APIRequest {
     typealias Response = User
     let id: String

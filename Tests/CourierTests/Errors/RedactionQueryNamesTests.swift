@@ -3,7 +3,7 @@ import Foundation
 import HTTPTypes
 import Testing
 
-@Suite("Query redaction: pre-signed URLs, OpenTelemetry's list, seed 003's names")
+@Suite("Query redaction: pre-signed URLs, OpenTelemetry's list, signed-parameter APIs' names")
 struct RedactionQueryNamesTests {
     /// One query name per family whose value must never be shown.
     static let secretNames = [
@@ -13,7 +13,7 @@ struct RedactionQueryNamesTests {
         "GoogleAccessId", "X-Goog-Signature", "X-Goog-Credential",
         // Azure shared access signatures.
         "sig",
-        // Seed 003's signature and ticket parameters.
+        // The signature and ticket parameters of APIs that sign their parameters.
         "sign", "pub_sign", "pubSign", "ticket", "pub_ticket",
     ]
 

@@ -144,7 +144,7 @@ struct FromGetTests {
         configuration.acceptableStatusCodes = Set(200..<300).union([304])
         let client = APIClient(configuration: configuration, transport: transport)
 
-        let (_, head) = try await client.data(for: Request<Data>(path: "/repos/{owner}/{repo}",
+        let (head, _) = try await client.data(for: Request<Data>(path: "/repos/{owner}/{repo}",
                                                                  pathParameters: ["owner": "kean", "repo": "Get"]))
         #expect(head.status.code == 304)
 

@@ -8,7 +8,7 @@ import OpenAPIRuntime
 /// ```swift
 /// AuthenticationMiddleware(.bearer("static-token"))
 /// AuthenticationMiddleware(.apiKey("k-123", header: "X-Api-Key"))
-/// AuthenticationMiddleware(.apiKey("k-123", queryItem: "api_key"))      // seed 000's TokenAuthAPIClient
+/// AuthenticationMiddleware(.apiKey("k-123", queryItem: "api_key"))      // a token in the query
 /// AuthenticationMiddleware(.basic(username: "ada", password: "secret"))
 /// AuthenticationMiddleware(.bearer(SessionTokens(store: store)))       // refreshes on 401
 /// ```

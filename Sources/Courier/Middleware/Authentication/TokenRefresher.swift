@@ -16,7 +16,7 @@ import Foundation
 ///   shared load or refresh goes on for the others.
 /// - A load or refresh has its own time limit, ``refreshTimeout`` (15 s by default): a provider
 ///   that hangs fails every waiting caller at that point with an ``AuthenticationError`` of kind
-///   ``AuthenticationError/Kind/timedOut`` (an ``APIError/timeout(request:after:)`` for requests),
+///   ``AuthenticationError/Kind/timedOut`` (an ``APIError`` of kind ``APIError/Kind/timeout`` for requests),
 ///   instead of holding each request until its own deadline. The next request tries again.
 ///
 /// ```swift

@@ -3,7 +3,7 @@ import HTTPTypes
 import OpenAPIRuntime
 
 /// Before-send and on-response closures, for all requests or for the paths that match a
-/// pattern, as seed 004's `addBeforeSendingBlock` and `addOnResponseBlock`.
+/// pattern, as Snowdrop's `addBeforeSendingBlock` and `addOnResponseBlock`.
 ///
 /// ```swift
 /// var interceptors = InterceptorMiddleware()
@@ -25,7 +25,7 @@ import OpenAPIRuntime
 /// as Snowdrop does. For each request and
 /// each kind of closure, only one runs: the most specific matching path closure if there is
 /// one (the pattern with the most literal segments, then the longest; the latest added on a
-/// tie), the closure for all requests otherwise — as in the seed, a specific block replaces
+/// tie), the closure for all requests otherwise — as in Snowdrop, a specific block replaces
 /// the general one.
 public struct InterceptorMiddleware: Middleware {
     /// Changes a request before it is sent.
@@ -142,7 +142,7 @@ public struct InterceptorMiddleware: Middleware {
     }
 
     /// Runs `closure` on the collected response body (up to the request's size limit) and sends
-    /// on what it returns, as the seed's `addOnResponseBlock { data, response in … }`.
+    /// on what it returns, as Snowdrop's `addOnResponseBlock { data, response in … }`.
     public mutating func onResponseData(
         for matcher: PathMatcher? = nil,
         _ closure: @escaping @Sendable (Data, HTTPResponse, RequestContext) async throws -> Data

@@ -59,7 +59,7 @@ extension LoggingMiddleware {
             return lines.joined(separator: "\n")
         }
 
-        /// The seed-003 style transcript.
+        /// The verbose transcript, with emoji markers (🚀 request, ✅/❌ response).
         func verboseText() -> String {
             var lines = [requestLines(emoji: true)]
             guard let response else {

@@ -18,7 +18,8 @@ import OpenAPIRuntime
 /// - At `.debug`, the request and response headers and the first ``maxBodyBytes`` of each body.
 ///   A request body is shown only when it can be read again (it is never consumed); a response
 ///   body is shown as it streams by, never buffered.
-/// - ``Style/verbose`` logs the whole transcript at `level`, with seed 003's emoji markers.
+/// - ``Style/verbose`` logs the whole transcript at `level`, with emoji markers (🚀 request,
+///   ✅/❌ response), as many app API layers print it.
 ///
 /// `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`, Courier's
 /// ``Redaction/sensitiveHeaders``, any header or query item whose name looks secret (`token`,

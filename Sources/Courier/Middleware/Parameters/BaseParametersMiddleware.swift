@@ -2,8 +2,8 @@ import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 
-/// Adds common parameters (app version, OS, device, language, channel… as in seed 003's
-/// `BaseRequest`) to every request whose options keep ``RequestOptions/includeBaseParameters``.
+/// Adds common parameters (app version, OS, device, language, channel… what app APIs often
+/// collect in a `BaseRequest`) to every request whose options keep ``RequestOptions/includeBaseParameters``.
 ///
 /// ```swift
 /// let base = BaseParametersMiddleware(placement: .query) {

@@ -2,8 +2,8 @@ import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 
-/// Checks the status code and content type of every response, as seed 001's
-/// `validateStatusCode(in:)` and `hasContentType(_:)` operators do.
+/// Checks the status code and content type of every response, as the Combine operators
+/// `validateStatusCode(in:)` and `hasContentType(_:)` do in a request pipeline.
 ///
 /// ```swift
 /// ValidationMiddleware(statusCodes: 200..<300, contentTypes: ["application/json"])
@@ -11,9 +11,9 @@ import OpenAPIRuntime
 /// ValidationMiddleware(contentTypes: ["image/*"])
 /// ```
 ///
-/// A status outside `statusCodes` fails with ``APIError/httpError(statusCode:message:response:body:request:)``
+/// A status outside `statusCodes` fails with ``APIError/Kind/httpError``
 /// (with up to 64 KiB of the body, for the message); a content type that matches none of
-/// `contentTypes` fails with ``APIError/unexpectedContentType(request:expected:received:)``.
+/// `contentTypes` fails with ``APIError/Kind/unexpectedContentType``.
 /// Content types match case-insensitively, with or without parameters (`application/json`
 /// matches `application/json; charset=utf-8`), and `type/*` or `*/*` match any subtype.
 /// Responses without a body (`204`, `304`, `HEAD`) are not checked for a content type.
