@@ -27,10 +27,10 @@ extension Publisher where Output == DataResponse, Failure == APIError {
     /// response's media type is `contentType` — with or without parameters:
     /// `hasContentType("text/plain")` accepts `text/plain` and `text/plain; charset=utf-8`.
     public func hasContentType(_ contentType: String) -> AnyPublisher<DataResponse, APIError> {
-        let expected = ContentTypeMatch.mediaType(contentType)
+        let expected = MediaType(contentType)
         return tryMap { output in
             let received = output.response.headerFields[.contentType]
-            guard let received, ContentTypeMatch.mediaType(received) == expected else {
+            guard let received, let expected, let type = MediaType(received), type.hasSameEssence(as: expected) else {
                 throw APIError.unexpectedContentType(request: output.request, expected: [contentType], received: received)
             }
             return output
@@ -55,13 +55,5 @@ extension Publisher where Output == DataResponse, Failure == APIError {
     /// The body alone, like `.map { $0.data }` on a `URLSession` data task publisher.
     public func data() -> AnyPublisher<Data, APIError> {
         map(\.data).eraseToAnyPublisher()
-    }
-}
-
-enum ContentTypeMatch {
-    /// `type/subtype`, lowercased, without parameters.
-    static func mediaType(_ value: String) -> String {
-        let bare = value.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        return bare.trimmingCharacters(in: .whitespaces).lowercased()
     }
 }

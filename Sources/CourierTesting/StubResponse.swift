@@ -62,7 +62,7 @@ public struct StubResponse: Sendable {
     public static func file(_ url: URL, status: Int = 200) -> StubResponse {
         do {
             let data = try Data(contentsOf: url)
-            return StubResponse(status: status, headers: [.contentType: MIMEType.infer(fileName: url.lastPathComponent)], body: data)
+            return StubResponse(status: status, headers: [.contentType: MediaType.infer(fileName: url.lastPathComponent).description], body: data)
         } catch {
             return StubResponse(error: StubTransport.FixtureError(path: url.path, underlying: "\(error)"))
         }

@@ -63,14 +63,14 @@ public struct MultipartForm: Sendable {
     /// Adds bytes as a file part. The content type is inferred from `fileName` or the bytes when
     /// not given.
     public mutating func append(_ data: Data, name: String, fileName: String? = nil, contentType: String? = nil) {
-        let type = contentType ?? MIMEType.infer(fileName: fileName, data: data)
+        let type = contentType ?? MediaType.infer(fileName: fileName, data: data).description
         parts.append(Part(name: name, fileName: fileName ?? name, contentType: type, content: .data(data)))
     }
 
     /// Adds a file part streamed from disk. Throws if the file cannot be read.
     public mutating func appendFile(at url: URL, name: String, fileName: String? = nil, contentType: String? = nil) throws {
         _ = try FileChunks.size(of: url)
-        let type = contentType ?? MIMEType.infer(fileName: url.lastPathComponent)
+        let type = contentType ?? MediaType.infer(fileName: url.lastPathComponent).description
         parts.append(Part(name: name, fileName: fileName ?? url.lastPathComponent, contentType: type, content: .file(url)))
     }
 

@@ -10,7 +10,7 @@ extension EndpointDescriptor {
     /// Sends bytes as they are, with a content type inferred from the bytes (a `Data` body
     /// parameter on a method without `@FileUpload`).
     public mutating func jsonBody(_ value: Data) {
-        body = .data(value, contentType: MIMEType.infer(fileName: nil, data: value))
+        body = .data(value, contentType: MediaType.infer(fileName: nil, data: value).description)
     }
 
     /// Sends an explicit body as is (a `RequestBody` parameter).

@@ -31,7 +31,7 @@ public struct PayloadDescription: Sendable, Hashable {
     /// The description used when the caller gives none: the part named `name`, the type
     /// inferred from the bytes, the file name `name` plus the type's usual extension.
     public static func inferred(name: String, data: Data) -> PayloadDescription {
-        let type = MIMEType.infer(fileName: nil, data: data)
+        let type = MediaType.infer(fileName: nil, data: data).description
         let fileExtension = extensions[type].map { ".\($0)" } ?? ""
         return PayloadDescription(name: name, fileName: name + fileExtension, mimeType: type)
     }

@@ -56,10 +56,10 @@ struct MultipartFormTests {
 
     @Test("MIME types come from the extension, then the bytes")
     func mimeInference() {
-        #expect(MIMEType.infer(fileName: "a.PDF") == "application/pdf")
-        #expect(MIMEType.infer(fileName: nil, data: Data("GIF89a...".utf8)) == "image/gif")
-        #expect(MIMEType.infer(fileName: nil, data: Data([0x49, 0x49, 0x2A, 0x00, 1])) == "image/tiff")
-        #expect(MIMEType.infer(fileName: nil, data: Data("plain words".utf8)) == "text/plain")
-        #expect(MIMEType.infer(fileName: "blob", data: Data([0x00, 0xFF, 0xFE])) == "application/octet-stream")
+        #expect(MediaType.infer(fileName: "a.PDF").description == "application/pdf")
+        #expect(MediaType.infer(fileName: nil, data: Data("GIF89a...".utf8)).description == "image/gif")
+        #expect(MediaType.infer(fileName: nil, data: Data([0x49, 0x49, 0x2A, 0x00, 1])).description == "image/tiff")
+        #expect(MediaType.infer(fileName: nil, data: Data("plain words".utf8)).description == "text/plain")
+        #expect(MediaType.infer(fileName: "blob", data: Data([0x00, 0xFF, 0xFE])).description == "application/octet-stream")
     }
 }

@@ -60,28 +60,12 @@ public struct ValidationMiddleware: Middleware {
     }
 
     /// Whether `received` (a `Content-Type` value) matches `expected` (a media type, maybe with
-    /// `*` wildcards). Parameters are ignored unless `expected` has some, which must then match.
+    /// `*` wildcards), as ``MediaType/matches(_:)`` says. Parameters are ignored unless
+    /// `expected` has some, which must then match; a `received` that is not a media type matches
+    /// only `*/*`.
     public static func matches(_ received: String, _ expected: String) -> Bool {
-        let (receivedType, receivedParameters) = parse(received)
-        let (expectedType, expectedParameters) = parse(expected)
-        let receivedParts = receivedType.split(separator: "/", maxSplits: 1)
-        let expectedParts = expectedType.split(separator: "/", maxSplits: 1)
-        guard receivedParts.count == 2 else { return expectedType == "*/*" }
-        guard expectedParts.count == 2 else { return false }
-        let typeMatches = expectedParts[0] == "*" || expectedParts[0] == receivedParts[0]
-        let subtypeMatches = expectedParts[1] == "*" || expectedParts[1] == receivedParts[1]
-        return typeMatches && subtypeMatches && expectedParameters.allSatisfy { receivedParameters[$0.key] == $0.value }
-    }
-
-    private static func parse(_ value: String) -> (String, [String: String]) {
-        let parts = value.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
-        let type = (parts.first ?? "").lowercased()
-        var parameters: [String: String] = [:]
-        for part in parts.dropFirst() {
-            let pair = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard pair.count == 2 else { continue }
-            parameters[pair[0].lowercased()] = pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")).lowercased()
-        }
-        return (type, parameters)
+        guard let expected = MediaType(expected) else { return false }
+        guard let received = MediaType(received) else { return expected.type == "*" && expected.subtype == "*" }
+        return received.matches(expected)
     }
 }
