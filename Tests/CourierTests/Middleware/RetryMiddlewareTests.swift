@@ -8,7 +8,7 @@ import Testing
 @Suite struct RetryMiddlewareTests {
     private typealias F = MiddlewareFixtures
 
-    private func retry(_ policy: RetryPolicy = RetryPolicy(jitter: .none), clock: RecordingRetryClock,
+    private func retry(_ policy: RetryPolicy = RetryPolicy(jitter: .none), clock: TestMiddlewareClock,
                        budget: RetryBudget = .unlimited) -> RetryMiddleware {
         RetryMiddleware(policy: policy, budget: budget, clock: clock)
     }
@@ -16,7 +16,7 @@ import Testing
     @Test func retriesA503ThenReturnsTheSuccessWithEachAttemptNumbered() async throws {
         let stub = StubTransport()
         stub.on(.get, "/items", [.status(503), .status(502), .text("ok")])
-        let clock = RecordingRetryClock()
+        let clock = TestMiddlewareClock()
         let client = F.client(stub, [retry(clock: clock)])
         let text = try await client.send(F.text(.get, "/items"))
         #expect(text == "ok")
@@ -27,7 +27,7 @@ import Testing
     @Test func stopsAfterMaxAttemptsAndReturnsTheLastResponse() async throws {
         let stub = StubTransport()
         stub.on(.get, "/items", .status(500))
-        let clock = RecordingRetryClock()
+        let clock = TestMiddlewareClock()
         let client = F.client(stub, [retry(RetryPolicy(maxAttempts: 2, jitter: .none), clock: clock)])
         await #expect { try await client.send(F.text(.get, "/items")) } throws: { ($0 as? APIError)?.statusCode == 500 }
         #expect(stub.requests.count == 2)
@@ -36,14 +36,14 @@ import Testing
     @Test func honoursRetryAfterInSecondsAndNeverWaitsLess() async throws {
         let stub = StubTransport()
         stub.on(.get, "/items", [StubResponse.status(503).header(.retryAfter, "7"), .text("ok")])
-        let clock = RecordingRetryClock()
+        let clock = TestMiddlewareClock()
         let client = F.client(stub, [retry(clock: clock)])
         _ = try await client.send(F.text(.get, "/items"))
         #expect(clock.delays == [.seconds(7)])
     }
 
     @Test func honoursRetryAfterAsAnHTTPDate() async throws {
-        let clock = RecordingRetryClock(now: Date(timeIntervalSince1970: 1_700_000_000))   // Tue, 14 Nov 2023 22:13:20 GMT
+        let clock = TestMiddlewareClock(now: Date(timeIntervalSince1970: 1_700_000_000))   // Tue, 14 Nov 2023 22:13:20 GMT
         let stub = StubTransport()
         stub.on(.get, "/items", [StubResponse.status(503).header(.retryAfter, "Tue, 14 Nov 2023 22:14:00 GMT"), .text("ok")])
         let client = F.client(stub, [retry(RetryPolicy(maxDelay: .seconds(300), jitter: .none), clock: clock)], timeout: .seconds(600))
@@ -54,7 +54,7 @@ import Testing
     @Test func returnsTheResponseWhenRetryAfterExceedsTheCap() async throws {
         let stub = StubTransport()
         stub.on(.get, "/items", [StubResponse.status(503).header(.retryAfter, "120"), .text("ok")])
-        let clock = RecordingRetryClock()
+        let clock = TestMiddlewareClock()
         let client = F.client(stub, [retry(RetryPolicy(maxDelay: .seconds(30)), clock: clock)])
         await #expect { try await client.send(F.text(.get, "/items")) } throws: { ($0 as? APIError)?.statusCode == 503 }
         #expect(stub.requests.count == 1)
@@ -64,7 +64,7 @@ import Testing
     @Test func returnsTheResponseWhenRetryAfterExceedsTheDeadline() async throws {
         let stub = StubTransport()
         stub.on(.get, "/items", [StubResponse.status(503).header(.retryAfter, "10"), .text("ok")])
-        let clock = RecordingRetryClock()
+        let clock = TestMiddlewareClock()
         let client = F.client(stub, [retry(clock: clock)], timeout: .seconds(5))
         await #expect { try await client.send(F.text(.get, "/items")) } throws: { ($0 as? APIError)?.statusCode == 503 }
         #expect(stub.requests.count == 1)
@@ -74,7 +74,7 @@ import Testing
     @Test func doesNotRetryPost() async throws {
         let stub = StubTransport()
         stub.on(.post, "/items", [.status(503), .text("ok")])
-        let client = F.client(stub, [retry(clock: RecordingRetryClock())])
+        let client = F.client(stub, [retry(clock: TestMiddlewareClock())])
         await #expect(throws: APIError.self) { try await client.send(F.text(.post, "/items", body: .data(Data("x".utf8), contentType: "text/plain"))) }
         #expect(stub.requests.count == 1)
     }
@@ -83,7 +83,7 @@ import Testing
         let stub = StubTransport()
         stub.on(.post, "/keyed", [.status(503), .text("ok")])
         stub.on(.post, "/opted", [.status(503), .text("ok")])
-        let client = F.client(stub, [retry(clock: RecordingRetryClock())])
+        let client = F.client(stub, [retry(clock: TestMiddlewareClock())])
         _ = try await client.send(F.text(.post, "/keyed", headers: [HTTPField.Name("Idempotency-Key")!: "abc"]))
         _ = try await client.send(F.text(.post, "/opted", options: RequestOptions(retry: .always)))
         #expect(stub.requests.count == 4)
@@ -93,7 +93,7 @@ import Testing
     @Test func neverRetriesWhenTheRequestSaysNever() async throws {
         let stub = StubTransport()
         stub.on(.get, "/items", [.status(503), .text("ok")])
-        let client = F.client(stub, [retry(clock: RecordingRetryClock())])
+        let client = F.client(stub, [retry(clock: TestMiddlewareClock())])
         await #expect(throws: APIError.self) { try await client.send(F.text(.get, "/items", options: RequestOptions(retry: .never))) }
         #expect(stub.requests.count == 1)
     }
@@ -101,7 +101,7 @@ import Testing
     @Test func neverRetriesABodyThatCanBeSentOnlyOnce() async throws {
         let stub = StubTransport()
         stub.on(.put, "/items", [.status(503), .text("ok")])
-        let client = F.client(stub, [retry(clock: RecordingRetryClock())])
+        let client = F.client(stub, [retry(clock: TestMiddlewareClock())])
         let request = F.text(.put, "/items", body: .stream(F.singlePassBody("payload")), options: RequestOptions(retry: .always))
         await #expect(throws: APIError.self) { try await client.send(request) }
         #expect(stub.requests.count == 1)
@@ -111,7 +111,7 @@ import Testing
     @Test func resendsAReplayableBodyIdentically() async throws {
         let stub = StubTransport()
         stub.on(.put, "/items", [.status(503), .text("ok")])
-        let client = F.client(stub, [retry(clock: RecordingRetryClock())])
+        let client = F.client(stub, [retry(clock: TestMiddlewareClock())])
         _ = try await client.send(F.text(.put, "/items", body: .json(["name": "Ada"])))
         #expect(stub.requests.map(\.bodyText) == [#"{"name":"Ada"}"#, #"{"name":"Ada"}"#])
     }
@@ -119,7 +119,7 @@ import Testing
     @Test func retriesTransportFailuresOfIdempotentRequests() async throws {
         let stub = StubTransport()
         stub.on(.get, "/items", [.failure(TransportError(.connectionLost, "reset")), .text("ok")])
-        let client = F.client(stub, [retry(clock: RecordingRetryClock())])
+        let client = F.client(stub, [retry(clock: TestMiddlewareClock())])
         #expect(try await client.send(F.text(.get, "/items")) == "ok")
         #expect(stub.requests.count == 2)
     }
@@ -128,7 +128,7 @@ import Testing
         let stub = StubTransport()
         stub.on(.post, "/refused", [.failure(TransportError(.connectionFailed, "refused", requestMayHaveBeenSent: false)), .text("ok")])
         stub.on(.post, "/lost", [.failure(TransportError(.connectionLost, "reset")), .text("ok")])
-        let client = F.client(stub, [retry(clock: RecordingRetryClock())])
+        let client = F.client(stub, [retry(clock: TestMiddlewareClock())])
         #expect(try await client.send(F.text(.post, "/refused")) == "ok")
         await #expect(throws: APIError.self) { try await client.send(F.text(.post, "/lost")) }
         #expect(stub.requests(matching: "/v1/refused").count == 2)
@@ -138,7 +138,7 @@ import Testing
     @Test func doesNotRetryErrorsOutsideThePolicy() async throws {
         let stub = StubTransport()
         stub.on(.get, "/items", [.failure(TransportError(.tls, "bad certificate")), .text("ok")])
-        let client = F.client(stub, [retry(clock: RecordingRetryClock())])
+        let client = F.client(stub, [retry(clock: TestMiddlewareClock())])
         await #expect(throws: APIError.self) { try await client.send(F.text(.get, "/items")) }
         #expect(stub.requests.count == 1)
     }
@@ -149,8 +149,8 @@ import Testing
         stub.on(.get, "/opted", [.status(429), .text("ok")])
         var policy = RetryPolicy(jitter: .none)
         policy.retryableStatuses.insert(429)
-        let plain = F.client(stub, [retry(clock: RecordingRetryClock())])
-        let opted = F.client(stub, [retry(policy, clock: RecordingRetryClock())])
+        let plain = F.client(stub, [retry(clock: TestMiddlewareClock())])
+        let opted = F.client(stub, [retry(policy, clock: TestMiddlewareClock())])
         await #expect(throws: APIError.self) { try await plain.send(F.text(.get, "/default")) }
         #expect(try await opted.send(F.text(.get, "/opted")) == "ok")
         #expect(stub.requests.count == 3)
@@ -170,7 +170,7 @@ import Testing
             }
             return (HTTPResponse(status: .ok), HTTPBody("ok"))
         }
-        let client = F.client(transport, [retry(clock: RecordingRetryClock())])
+        let client = F.client(transport, [retry(clock: TestMiddlewareClock())])
         #expect(try await client.send(F.text(.get, "/items")) == "ok")
         #expect(drained.current == [true])
     }
@@ -179,7 +179,7 @@ import Testing
         let stub = StubTransport()
         stub.on(.get, "/items", .status(503))
         let budget = RetryBudget(retryRatio: 0.5, minRetriesPerSecond: 0)
-        let client = F.client(stub, [retry(RetryPolicy(maxAttempts: 2, jitter: .none), clock: RecordingRetryClock(), budget: budget)])
+        let client = F.client(stub, [retry(RetryPolicy(maxAttempts: 2, jitter: .none), clock: TestMiddlewareClock(), budget: budget)])
         for _ in 0..<4 {
             await #expect(throws: APIError.self) { try await client.send(F.text(.get, "/items")) }
         }

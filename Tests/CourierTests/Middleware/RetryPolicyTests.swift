@@ -34,14 +34,14 @@ import Testing
     }
 
     @Test func budgetAllowsTheRatioOfRequestsPlusAReserveThatRefillsWithTime() {
-        let clock = Locked(ContinuousClock.now)
-        let budget = RetryBudget(retryRatio: 0.2, minRetriesPerSecond: 2, now: { clock.current })
+        let clock = TestMiddlewareClock()
+        let budget = RetryBudget(retryRatio: 0.2, minRetriesPerSecond: 2, clock: clock)
         #expect(budget.tryWithdraw() && budget.tryWithdraw())      // the reserve
         #expect(!budget.tryWithdraw())
         for _ in 0..<10 { budget.recordRequest() }                  // 10 × 0.2 = 2 tokens
         #expect(budget.tryWithdraw() && budget.tryWithdraw())
         #expect(!budget.tryWithdraw())
-        clock.withLock { $0 = $0.advanced(by: .milliseconds(500)) } // half a second refills one
+        clock.advance(by: 0.5)                                     // half a second refills one
         #expect(budget.tryWithdraw())
         #expect(!budget.tryWithdraw())
     }
@@ -50,7 +50,7 @@ import Testing
         let stub = StubTransport()
         stub.on(.get, "/items/{id}", .status(503))
         let budget = RetryBudget(retryRatio: 0.1, minRetriesPerSecond: 0)
-        let retry = RetryMiddleware(policy: RetryPolicy(maxAttempts: 5, jitter: .none), budget: budget, clock: RecordingRetryClock())
+        let retry = RetryMiddleware(policy: RetryPolicy(maxAttempts: 5, jitter: .none), budget: budget, clock: TestMiddlewareClock())
         let client = F.client(stub, [retry])
         await withTaskGroup(of: Void.self) { group in
             for id in 0..<50 { group.addTask { _ = try? await client.send(F.text(.get, "/items/\(id)")) } }
@@ -60,8 +60,8 @@ import Testing
         #expect(stub.requests.count >= 50)
     }
 
-    @Test func aClockRetryClockSleepsOnTheWrappedClock() async throws {
-        let clock = ClockRetryClock(ContinuousClock())
+    @Test func aClockMiddlewareClockSleepsOnTheWrappedClock() async throws {
+        let clock = ClockMiddlewareClock(ContinuousClock())
         let start = ContinuousClock.now
         try await clock.sleep(for: .milliseconds(20))
         #expect(start.duration(to: .now) >= .milliseconds(20))
@@ -83,7 +83,7 @@ import Testing
             head.headerFields[.contentLength] = "13"
             return (head, HTTPBody(stream, length: .known(13), iterationBehavior: .single))
         }
-        let client = F.client(transport, [RetryMiddleware(policy: RetryPolicy(jitter: .none), clock: RecordingRetryClock())])
+        let client = F.client(transport, [RetryMiddleware(policy: RetryPolicy(jitter: .none), clock: TestMiddlewareClock())])
         #expect(try await client.send(F.text(.get, "/items")) == #"{"items":[1]}"#)
         #expect(calls.current == 2)
     }
@@ -97,7 +97,7 @@ import Testing
             continuation.finish(throwing: TransportError(.connectionLost, "closed mid-body"))
             return (HTTPResponse(status: .ok), HTTPBody(stream, length: .unknown, iterationBehavior: .single))
         }
-        let client = F.client(transport, [RetryMiddleware(policy: RetryPolicy(jitter: .none), clock: RecordingRetryClock())])
+        let client = F.client(transport, [RetryMiddleware(policy: RetryPolicy(jitter: .none), clock: TestMiddlewareClock())])
         await #expect(throws: APIError.self) { try await client.send(F.text(.get, "/events")) }
         #expect(calls.current == 1)
     }
@@ -109,7 +109,7 @@ import Testing
             continuation.finish()
             return (HTTPResponse(status: .ok), HTTPBody(stream, length: .known(12), iterationBehavior: .single))
         }
-        let client = F.client(transport, [RetryMiddleware(policy: RetryPolicy(jitter: .none), clock: RecordingRetryClock())])
+        let client = F.client(transport, [RetryMiddleware(policy: RetryPolicy(jitter: .none), clock: TestMiddlewareClock())])
         #expect(try await client.send(F.text(.get, "/x")) == "0123456789abcdefghijKLMNOPQRST")
     }
 }

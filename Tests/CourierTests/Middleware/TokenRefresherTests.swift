@@ -102,7 +102,7 @@ final class CountingTokenProvider: TokenProvider {
     @Test func anExpiredTokenIsRefreshedBeforeUse() async throws {
         let now = Date(timeIntervalSince1970: 1_700_000_000)
         let provider = CountingTokenProvider(initial: AccessToken("stale", expiresAt: now.addingTimeInterval(10)))
-        let refresher = TokenRefresher(provider: provider, now: { now })
+        let refresher = TokenRefresher(provider: provider, clock: TestMiddlewareClock(now: now))
         let first = try await refresher.token()      // loads "stale", which expires within the leeway
         #expect(first.token.value == "stale")
         let second = try await refresher.token()

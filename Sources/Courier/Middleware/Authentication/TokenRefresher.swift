@@ -42,7 +42,7 @@ public actor TokenRefresher {
     }
 
     private let provider: any TokenProvider
-    private let now: @Sendable () -> Date
+    private let clock: any MiddlewareClock
     /// The longest a token load or refresh may take.
     public nonisolated let refreshTimeout: Duration
     private var current: AccessToken?
@@ -55,11 +55,11 @@ public actor TokenRefresher {
     /// - Parameters:
     ///   - provider: where tokens come from.
     ///   - refreshTimeout: the longest a token load or refresh may take (default 15 s).
-    ///   - now: the wall clock used to check ``AccessToken/expiresAt`` (tests inject one).
-    public init(provider: any TokenProvider, refreshTimeout: Duration = .seconds(15), now: @escaping @Sendable () -> Date = { Date() }) {
+    ///   - clock: the wall clock used to check ``AccessToken/expiresAt`` (tests inject one).
+    public init(provider: any TokenProvider, refreshTimeout: Duration = .seconds(15), clock: any MiddlewareClock = .system) {
         self.provider = provider
         self.refreshTimeout = refreshTimeout.clampedToLongestWait
-        self.now = now
+        self.clock = clock
     }
 
     /// The number of refreshes started so far (for tests and diagnostics).
@@ -71,7 +71,7 @@ public actor TokenRefresher {
     public func token(before deadline: ContinuousClock.Instant? = nil) async throws -> Lease {
         if let inFlight { return try await land(inFlight, deadline: deadline) }
         if let current {
-            if current.isExpired(at: now()) { return try await startRefresh(of: current, deadline: deadline) }
+            if current.isExpired(at: clock.now()) { return try await startRefresh(of: current, deadline: deadline) }
             return Lease(token: current, epoch: epoch)
         }
         let provider = self.provider

@@ -19,7 +19,7 @@ public final class RetryBudget: Sendable {
     private struct State {
         var deposits: Double
         var reserve: Double
-        var lastRefill: ContinuousClock.Instant
+        var lastRefill: Date
     }
 
     /// The fraction of first attempts that may be retried (0.2: at most 20% extra requests).
@@ -33,25 +33,25 @@ public final class RetryBudget: Sendable {
     private static let epsilon = 1e-9
 
     private let state: Locked<State>
-    private let now: @Sendable () -> ContinuousClock.Instant
+    private let clock: any MiddlewareClock
 
     /// Creates a budget.
     /// - Parameters:
     ///   - retryRatio: retries allowed per first attempt (default 0.2, i.e. +20%).
     ///   - minRetriesPerSecond: a reserve that refills with time (default 10 per second).
     ///   - maxBalance: the cap on accumulated deposits (default 100).
-    ///   - now: the time source for the reserve (tests pass a fixed one).
+    ///   - clock: the time source for the reserve (tests pass one they move by hand).
     public init(
         retryRatio: Double = 0.2,
         minRetriesPerSecond: Double = 10,
         maxBalance: Double = 100,
-        now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
+        clock: any MiddlewareClock = .system
     ) {
         self.retryRatio = max(0, retryRatio)
         self.minRetriesPerSecond = max(0, minRetriesPerSecond)
         self.maxBalance = max(1, maxBalance)
-        self.now = now
-        self.state = Locked(State(deposits: 0, reserve: max(0, minRetriesPerSecond), lastRefill: now()))
+        self.clock = clock
+        self.state = Locked(State(deposits: 0, reserve: max(0, minRetriesPerSecond), lastRefill: clock.now()))
     }
 
     /// A budget that never limits retries.
@@ -66,11 +66,12 @@ public final class RetryBudget: Sendable {
 
     /// Takes a token for one retry; `false` when the budget is spent.
     public func tryWithdraw() -> Bool {
-        let instant = now()
+        let instant = clock.now()
         return state.withLock { state in
             if minRetriesPerSecond > 0 {
-                let elapsed = state.lastRefill.duration(to: instant)
-                let seconds = elapsed.secondsValue
+                // Wall-clock time: a clock set backwards refills nothing (and restarts from there).
+                let seconds = instant.timeIntervalSince(state.lastRefill)
+                if seconds < 0 { state.lastRefill = instant }
                 if seconds > 0 {
                     state.reserve = min(minRetriesPerSecond, state.reserve + seconds * minRetriesPerSecond)
                     state.lastRefill = instant
