@@ -36,10 +36,10 @@ struct EndpointDescriptorTests {
     func pendingErrors() {
         var endpoint = EndpointDescriptor(method: "GET", path: "/", operation: "A.a()")
         endpoint.header("X-A", "a\nb")
-        #expect(endpoint.options.pendingEncodingError is InvalidHeaderError)
+        #expect(endpoint.deferredEncodingError is InvalidHeaderError)
 
         let bad = EndpointDescriptor(method: "G T", path: "/", operation: "A.a()")
-        #expect(bad.options.pendingEncodingError is EndpointError)
+        #expect(bad.deferredEncodingError is EndpointError)
     }
 
     @Test("@Options keep the operation name unless they set one")

@@ -57,7 +57,7 @@ struct RequestBuilder: Sendable {
         if let queryNames {
             summary.url = head.originString + queryNames.redact(target: head.path ?? "/")
         }
-        if let pending = options.pendingEncodingError {
+        if let carrier = request as? any DeferredEncodingErrorCarrying, let pending = carrier.deferredEncodingError {
             throw APIError.encodingFailed(request: summary, underlying: pending)
         }
 

@@ -9,9 +9,9 @@
 ///
 /// An empty value (given, or an empty default) is refused, naming the parameter: it would drop
 /// the segment, so `DELETE /users/{id}` would become `DELETE /users/`.
-public enum PathTemplate {
+package enum PathTemplate {
     /// The path with its templates replaced by their encoded values.
-    public static func expand(_ template: String, with parameters: [String: String]) throws -> String {
+    package static func expand(_ template: String, with parameters: [String: String]) throws -> String {
         guard template.utf8.contains(UInt8(ascii: "{")) else {
             return PercentEncoding.encode(template, allowing: .path)
         }
@@ -46,7 +46,7 @@ public enum PathTemplate {
     }
 
     /// One path segment: everything but unreserved characters percent-encoded.
-    public static func segment(_ value: String, name: String = "value") throws -> String {
+    package static func segment(_ value: String, name: String = "value") throws -> String {
         if value.isEmpty { throw emptyValue(name) }
         if value == "." || value == ".." {
             throw PathEncodingError(reason: "path parameter '\(name)' is '\(value)', which would change the path")
@@ -55,7 +55,7 @@ public enum PathTemplate {
     }
 
     /// A sub-path: `/` kept, other characters not allowed in a path encoded, dot-segments refused.
-    public static func subPath(_ value: String, name: String = "value") throws -> String {
+    package static func subPath(_ value: String, name: String = "value") throws -> String {
         if value.isEmpty { throw emptyValue(name) }
         for part in value.split(separator: "/", omittingEmptySubsequences: false) where part == "." || part == ".." {
             throw PathEncodingError(reason: "path parameter '\(name)' contains a '\(part)' segment")

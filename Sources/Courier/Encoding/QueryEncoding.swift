@@ -78,9 +78,9 @@ extension Array where Element == URLQueryItem {
 
 /// Writes query strings with RFC 3986 encoding: names and values keep only unreserved
 /// characters, so `&`, `=`, `+`, `#`, `;`, `,`, space and non-ASCII are all percent-encoded.
-public enum QueryEncoding {
+package enum QueryEncoding {
     /// `a=1&b=x%20y` — items with a `nil` value are left out, order is kept.
-    public static func encode(_ items: [URLQueryItem]) -> String {
+    package static func encode(_ items: [URLQueryItem]) -> String {
         var out = ""
         for item in items {
             guard let value = item.value else { continue }
@@ -95,11 +95,11 @@ public enum QueryEncoding {
 
 /// Writes `application/x-www-form-urlencoded` bodies as the WHATWG URL standard does: space as
 /// `+`, everything but `*-._` and alphanumerics percent-encoded.
-public enum FormEncoding {
+package enum FormEncoding {
     private static let allowed = PercentEncoding.Allowed(extra: "*")
 
     /// `name=Ada+Lovelace&lang=en` for the given pairs, in order.
-    public static func encode(_ pairs: [(String, String)]) -> String {
+    package static func encode(_ pairs: [(String, String)]) -> String {
         var out = ""
         for (name, value) in pairs {
             if !out.isEmpty { out += "&" }

@@ -10,15 +10,15 @@ import HTTPTypes
 /// Courier refuses a request that carries one, on every transport, with an
 /// ``InvalidHeaderError`` naming the field (an ``APIError`` of kind ``APIError/Kind/encodingFailed``),
 /// before anything is sent. The transports compute the framing from the body.
-public enum TransportOwnedHeaders {
+package enum TransportOwnedHeaders {
     /// The names refused, lowercased: `Content-Length`, `Transfer-Encoding`, `Connection`,
     /// `Keep-Alive`, `TE`, `Trailer`, `Upgrade`, `Host`, and every `Proxy-*` field.
-    public static let names: [String] = [
+    package static let names: [String] = [
         "content-length", "transfer-encoding", "connection", "keep-alive", "te", "trailer", "upgrade", "host", "proxy-*",
     ]
 
     /// Whether a field name belongs to the transport.
-    public static func contains(_ name: HTTPField.Name) -> Bool {
+    package static func contains(_ name: HTTPField.Name) -> Bool {
         let name = name.canonicalName
         switch name {
         case "content-length", "transfer-encoding", "connection", "keep-alive", "te", "trailer", "upgrade", "host":
@@ -29,7 +29,7 @@ public enum TransportOwnedHeaders {
     }
 
     /// Throws ``InvalidHeaderError`` for the first field that belongs to the transport.
-    public static func check(_ fields: HTTPFields) throws {
+    package static func check(_ fields: HTTPFields) throws {
         for field in fields where contains(field.name) {
             throw InvalidHeaderError(
                 name: field.name.rawName,

@@ -6,7 +6,7 @@ extension APIError: CustomStringConvertible, LocalizedError {
 
     /// One readable line: what failed, for which request, and why. Control characters a server
     /// may have sent (in its message, its body, a content type or a `Location`) are escaped
-    /// (``LogSafeText``), so a description cannot forge a log line or drive a terminal.
+    /// so a description cannot forge a log line or drive a terminal.
     public var description: String { LogSafeText.escape(unescapedDescription) }
 
     private var unescapedDescription: String {

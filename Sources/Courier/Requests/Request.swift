@@ -25,6 +25,8 @@ public struct Request<Response: Sendable>: APIRequest {
     public var body: RequestBody?
     public var options: RequestOptions
     private let decoder: Decoder
+    /// An input error found by a builder method, thrown when the request is sent.
+    package var deferredEncodingError: (any Error)?
 
     /// Creates a request whose response is decoded by `decode`.
     public init(
@@ -59,7 +61,7 @@ public struct Request<Response: Sendable>: APIRequest {
             let field = try HeaderValidation.field(name: name, value: value)
             copy.headers.append(field)
         } catch {
-            copy.options.pendingEncodingError = error
+            if copy.deferredEncodingError == nil { copy.deferredEncodingError = error }
         }
         return copy
     }
@@ -103,18 +105,15 @@ extension Request where Response == Void {
     }
 }
 
-extension RequestOptions {
-    private enum PendingEncodingErrorKey: RequestOptionKey {
-        static var defaultValue: (any Error)? { nil }
-    }
-
-    /// An input error found while the request was built (e.g. a header with CR/LF), thrown when
-    /// the request is sent. Builders set it instead of throwing so they can stay chainable.
-    package var pendingEncodingError: (any Error)? {
-        get { self[PendingEncodingErrorKey.self] }
-        set { self[PendingEncodingErrorKey.self] = newValue }
-    }
+/// A request that may carry an input error found while it was built (a header with CR/LF
+/// given to ``Request/header(_:_:)``, a bad macro argument), thrown when it is sent. Builders
+/// record the error instead of throwing so that they stay chainable.
+package protocol DeferredEncodingErrorCarrying {
+    /// The first input error found while building, if any.
+    var deferredEncodingError: (any Error)? { get }
 }
+
+extension Request: DeferredEncodingErrorCarrying {}
 
 // MARK: - Paths built as strings
 

@@ -5,7 +5,7 @@ import HTTPTypes
 ///
 /// Streaming and pagination use it to add a header (`Last-Event-ID`), replace the body with a
 /// progress-reporting one, or move to the next page, whatever the caller's request type is.
-struct ModifiedRequest<Base: APIRequest>: APIRequest {
+struct ModifiedRequest<Base: APIRequest>: APIRequest, DeferredEncodingErrorCarrying {
     typealias Response = Base.Response
 
     let base: Base
@@ -16,6 +16,7 @@ struct ModifiedRequest<Base: APIRequest>: APIRequest {
     var headers: HTTPFields
     var body: RequestBody?
     var options: RequestOptions
+    var deferredEncodingError: (any Error)?
 
     init(_ base: Base) {
         self.base = base
@@ -23,6 +24,7 @@ struct ModifiedRequest<Base: APIRequest>: APIRequest {
         self.pathParameters = base.pathParameters
         self.query = base.query + (base.queryItems ?? [])
         self.options = base.options
+        self.deferredEncodingError = (base as? any DeferredEncodingErrorCarrying)?.deferredEncodingError
         do {
             self.method = try base.wireMethod()
             self.headers = try base.wireHeaders()
@@ -31,7 +33,7 @@ struct ModifiedRequest<Base: APIRequest>: APIRequest {
             self.method = .get
             self.headers = [:]
             self.body = nil
-            if options.pendingEncodingError == nil { options.pendingEncodingError = error }
+            if deferredEncodingError == nil { deferredEncodingError = error }
         }
     }
 

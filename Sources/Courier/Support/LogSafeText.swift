@@ -9,12 +9,12 @@
 /// ```swift
 /// LogSafeText.escape("bad\n2026 INFO forged\u{1B}[2K")   // bad\n2026 INFO forged\u{1B}[2K (backslashes, one line)
 /// ```
-public enum LogSafeText {
+package enum LogSafeText {
     /// `text` with every control character written as a visible escape: `\n`, `\r`, `\t`, and
     /// `\u{…}` for other C0 controls, DEL, C1 controls, U+2028/U+2029 and the bidirectional
     /// formatting characters (U+061C, U+200E/F, U+202A–E, U+2066–9). Printable text, in any
     /// script, is unchanged.
-    public static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         // Printable ASCII (the common case) needs no work.
         guard text.utf8.contains(where: { $0 < 0x20 || $0 >= 0x7F }) else { return text }
         guard text.unicodeScalars.contains(where: needsEscaping) else { return text }
@@ -37,7 +37,7 @@ public enum LogSafeText {
     }
 
     /// Whether `scalar` must not be printed as it is.
-    public static func needsEscaping(_ scalar: Unicode.Scalar) -> Bool {
+    package static func needsEscaping(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00...0x1F, 0x7F...0x9F: return true                     // C0, DEL, C1 (NEL, CSI…)
         case 0x2028, 0x2029: return true                                // line and paragraph separators

@@ -16,8 +16,10 @@ extension EndpointDescriptor {
     /// The ``Courier/Request`` this call becomes: the same value a hand-written request would be,
     /// so middleware, logging, stubs and limits treat it the same.
     public func request<Value: Sendable>(decode: @escaping Request<Value>.Decoder) -> Request<Value> {
-        Request<Value>(method: method, path: RequestPath(verbatim: path), pathParameters: pathParameters, query: query,
-                       headers: headers, body: body, options: options, decode: decode)
+        var request = Request<Value>(method: method, path: RequestPath(verbatim: path), pathParameters: pathParameters, query: query,
+                                     headers: headers, body: body, options: options, decode: decode)
+        request.deferredEncodingError = deferredEncodingError
+        return request
     }
 
     /// Sends the call and decodes a JSON response.

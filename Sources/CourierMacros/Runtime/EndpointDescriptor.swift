@@ -33,6 +33,8 @@ public struct EndpointDescriptor: Sendable {
     public var body: RequestBody?
     /// Per-call options; ``RequestOptions/operationName`` is the protocol method's name.
     public var options: RequestOptions
+    /// The first input error found while the call was built; the call fails with it when sent.
+    package var deferredEncodingError: (any Error)?
 
     /// Form fields collected by ``formField(_:_:)`` for `@FormURLEncoded` methods.
     var formFields: [(String, String)]?
@@ -110,7 +112,7 @@ public struct EndpointDescriptor: Sendable {
 
     /// Records an input error; the call fails with it when sent.
     mutating func fail(_ error: any Error) {
-        if options.pendingEncodingError == nil { options.pendingEncodingError = error }
+        if deferredEncodingError == nil { deferredEncodingError = error }
     }
 }
 
