@@ -55,11 +55,15 @@ extension APIRequest {
     }
 }
 
-/// Lets the conversions above tell a `nil` inside a generic value from a value.
-protocol OptionalValue {
+/// Lets code that holds a value as `Any` or as a generic see through an `Optional`.
+package protocol OptionalValue {
+    /// Whether the optional is `nil`.
     var isNone: Bool { get }
+    /// The wrapped value, `nil` when there is none.
+    var wrappedValue: Any? { get }
 }
 
 extension Optional: OptionalValue {
-    var isNone: Bool { self == nil }
+    package var isNone: Bool { self == nil }
+    package var wrappedValue: Any? { map { $0 as Any } }
 }

@@ -126,15 +126,12 @@ public struct EndpointError: Error, Sendable, CustomStringConvertible {
 }
 
 extension EndpointDescriptor {
-    /// The text sent for a value: `rawValue` for `RawRepresentable`, nested optionals
-    /// unwrapped, ISO 8601 for dates, `description` otherwise; `nil` for a `nil` inside an `Any`.
+    /// The text sent for a value, by the same rule as every Courier query value: a
+    /// `QueryValue`'s text (ISO 8601 for dates, `true`/`false` for booleans), `rawValue` for
+    /// `RawRepresentable`, nested optionals unwrapped, `description` otherwise; `nil` for a
+    /// `nil` inside an `Any`.
     static func text(_ value: Any) -> String? {
-        if let optional = value as? any OptionalProtocol { return optional.wrapped.flatMap(text) }
-        if let string = value as? String { return string }
-        if let raw = value as? any RawRepresentable { return text(raw.rawValue) }
-        if let bool = value as? Bool { return bool ? "true" : "false" }
-        if let date = value as? Date { return date.formatted(.iso8601) }
-        return String(describing: value)
+        QueryEncoding.text(of: value)
     }
 
     /// The elements of an array value, for repeated query items and form fields.
@@ -143,11 +140,3 @@ extension EndpointDescriptor {
     }
 }
 
-/// Lets ``EndpointDescriptor/text(_:)`` see through optionals hidden in an `Any`.
-protocol OptionalProtocol {
-    var wrapped: Any? { get }
-}
-
-extension Optional: OptionalProtocol {
-    var wrapped: Any? { map { $0 as Any } }
-}
