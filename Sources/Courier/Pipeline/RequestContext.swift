@@ -59,7 +59,11 @@ public struct RequestContext: Sendable {
 
     /// The status codes the client accepts for this request: its options', else the
     /// configuration's (merged once, when the exchange starts).
-    public var acceptableStatusCodes: Set<Int> = Set(200..<300)
+    public var acceptableStatusCodes: Set<Int> = RequestContext.successCodes
+
+    /// 200–299, built once: building a 100-element set for every request cost ~21,000
+    /// instructions (callgrind).
+    private static let successCodes = Set(200..<300)
 
     /// Creates a context (transports and middleware get one from the client; tests build their own).
     public init(
