@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import CompilerPluginSupport
 import PackageDescription
 
@@ -20,9 +20,30 @@ let package = Package(
         .executable(name: "courier-demo", targets: ["CourierDemo"]),
         .executable(name: "courier-bench", targets: ["CourierBench"]),
     ],
+    // Every third-party product but the core's three sits behind a trait. All traits are on by
+    // default; an app that wants only the core and a URLSession transport depends with
+    // `traits: []` and resolves swift-http-types, swift-openapi-runtime and swift-log alone
+    // (CI checks it: `.ci/consumer-footprint`).
+    traits: [
+        .trait(name: "AsyncHTTPClient", description: "CourierAsyncHTTPClient: the SwiftNIO transport (async-http-client, swift-nio, swift-nio-ssl, swift-crypto)."),
+        .trait(name: "Macros", description: "CourierMacros: @Service and @Mockable (swift-syntax)."),
+        .trait(name: "Signing", description: "CourierSigning: HMAC and MD5 request signing (swift-crypto)."),
+        .trait(name: "Metrics", description: "CourierMetrics (swift-metrics)."),
+        .trait(name: "Tracing", description: "CourierTracing (swift-distributed-tracing)."),
+        .trait(name: "Combine", description: "CourierCombine (OpenCombine on Linux)."),
+        .trait(name: "Dependencies", description: "CourierDependencies (swift-dependencies)."),
+        .trait(name: "OpenAPI", description: "CourierOpenAPI: interop with swift-openapi-generator clients (openapi-runtime's FullFoundation)."),
+        .trait(name: "DevelopmentTools", description: "The demo, the benchmark and the test server (Hummingbird); Courier's own tests need it."),
+        .default(enabledTraits: [
+            "AsyncHTTPClient", "Macros", "Signing", "Metrics", "Tracing", "Combine", "Dependencies", "OpenAPI", "DevelopmentTools",
+        ]),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
-        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        .package(
+            url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4",
+            traits: [.trait(name: "FullFoundation", condition: .when(traits: ["OpenAPI"]))]
+        ),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
@@ -64,22 +85,22 @@ let package = Package(
             name: "CourierAsyncHTTPClient",
             dependencies: [
                 "Courier",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras", condition: .when(traits: ["AsyncHTTPClient"])),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["AsyncHTTPClient"])),
+                .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["AsyncHTTPClient"])),
             ]
         ),
 
         // MARK: Middleware with dependencies of their own (one product each, so the core stays light)
-        .target(name: "CourierSigning", dependencies: ["Courier", .product(name: "Crypto", package: "swift-crypto")]),
-        .target(name: "CourierMetrics", dependencies: ["Courier", .product(name: "Metrics", package: "swift-metrics")]),
+        .target(name: "CourierSigning", dependencies: ["Courier", .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["Signing"]))]),
+        .target(name: "CourierMetrics", dependencies: ["Courier", .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: ["Metrics"]))]),
         .target(
             name: "CourierTracing",
-            dependencies: ["Courier", .product(name: "Tracing", package: "swift-distributed-tracing")]
+            dependencies: ["Courier", .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["Tracing"]))]
         ),
 
         // MARK: Adapters (one product each)
@@ -87,12 +108,12 @@ let package = Package(
             name: "CourierCombine",
             dependencies: [
                 "Courier",
-                .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux, .windows, .android])),
+                .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux, .windows, .android], traits: ["Combine"])),
             ]
         ),
         .target(
             name: "CourierDependencies",
-            dependencies: ["Courier", "CourierTesting", .product(name: "Dependencies", package: "swift-dependencies")]
+            dependencies: ["Courier", "CourierTesting", .product(name: "Dependencies", package: "swift-dependencies", condition: .when(traits: ["Dependencies"]))]
         ),
         .target(
             name: "CourierOpenAPI",
@@ -106,17 +127,17 @@ let package = Package(
         .macro(
             name: "CourierMacrosPlugin",
             dependencies: [
-                .product(name: "SwiftSyntax", package: "swift-syntax"),
-                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
-                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
-                .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+                .product(name: "SwiftSyntax", package: "swift-syntax", condition: .when(traits: ["Macros"])),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax", condition: .when(traits: ["Macros"])),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax", condition: .when(traits: ["Macros"])),
+                .product(name: "SwiftDiagnostics", package: "swift-syntax", condition: .when(traits: ["Macros"])),
             ]
         ),
         .target(
             name: "CourierMacros",
             dependencies: [
                 "Courier", "CourierMacrosPlugin",
-                .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+                .product(name: "IssueReporting", package: "xctest-dynamic-overlay", condition: .when(traits: ["Macros"])),
             ]
         ),
 
@@ -125,16 +146,16 @@ let package = Package(
             name: "CourierDemo",
             dependencies: [
                 "Courier", "CourierAsyncHTTPClient", "CourierURLSession", "CourierMacros", "CourierTesting",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["DevelopmentTools"])),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["DevelopmentTools"])),
             ]
         ),
         .executableTarget(
             name: "CourierBench",
             dependencies: [
                 "Courier", "CourierAsyncHTTPClient", "CourierURLSession", "CourierMacros",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["DevelopmentTools"])),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["DevelopmentTools"])),
             ]
         ),
 
@@ -142,15 +163,15 @@ let package = Package(
         .target(
             name: "CourierTestServer",
             dependencies: [
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["DevelopmentTools"])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["DevelopmentTools"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["DevelopmentTools"])),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio", condition: .when(traits: ["DevelopmentTools"])),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["DevelopmentTools"])),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["DevelopmentTools"])),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["DevelopmentTools"])),
+                .product(name: "X509", package: "swift-certificates", condition: .when(traits: ["DevelopmentTools"])),
+                .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["DevelopmentTools"])),
             ],
             path: "Tests/CourierTestServer"
         ),
@@ -161,33 +182,33 @@ let package = Package(
         .testTarget(name: "CourierCombineTests", dependencies: ["CourierCombine", "CourierTesting"]),
         .testTarget(
             name: "CourierDependenciesTests",
-            dependencies: ["CourierDependencies", "CourierTesting", .product(name: "Dependencies", package: "swift-dependencies")]
+            dependencies: ["CourierDependencies", "CourierTesting", .product(name: "Dependencies", package: "swift-dependencies", condition: .when(traits: ["DevelopmentTools"]))]
         ),
         .testTarget(name: "CourierOpenAPITests", dependencies: ["CourierOpenAPI", "CourierTesting"]),
         .testTarget(name: "CourierSigningTests", dependencies: ["CourierSigning", "CourierTesting"]),
         .testTarget(
             name: "CourierMetricsTests",
-            dependencies: ["CourierMetrics", "CourierTesting", .product(name: "MetricsTestKit", package: "swift-metrics")]
+            dependencies: ["CourierMetrics", "CourierTesting", .product(name: "MetricsTestKit", package: "swift-metrics", condition: .when(traits: ["DevelopmentTools"]))]
         ),
         .testTarget(
             name: "CourierTracingTests",
             dependencies: [
                 "CourierTracing", "CourierTesting",
-                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing", condition: .when(traits: ["DevelopmentTools"])),
             ]
         ),
         .testTarget(
             name: "CourierIntegrationTests",
             dependencies: [
                 "Courier", "CourierURLSession", "CourierAsyncHTTPClient", "CourierTesting", "CourierTestServer",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "PropertyBased", package: "swift-property-based"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["DevelopmentTools"])),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["DevelopmentTools"])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["DevelopmentTools"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["DevelopmentTools"])),
+                .product(name: "PropertyBased", package: "swift-property-based", condition: .when(traits: ["DevelopmentTools"])),
                 "CourierSigning", "CourierMetrics", "CourierTracing",
-                .product(name: "MetricsTestKit", package: "swift-metrics"),
-                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                .product(name: "MetricsTestKit", package: "swift-metrics", condition: .when(traits: ["DevelopmentTools"])),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing", condition: .when(traits: ["DevelopmentTools"])),
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ]
         ),
@@ -195,7 +216,7 @@ let package = Package(
             name: "CourierMacrosPluginTests",
             dependencies: [
                 "CourierMacrosPlugin",
-                .product(name: "MacroTesting", package: "swift-macro-testing"),
+                .product(name: "MacroTesting", package: "swift-macro-testing", condition: .when(traits: ["DevelopmentTools"])),
             ]
         ),
         .testTarget(
@@ -203,7 +224,7 @@ let package = Package(
             dependencies: [
                 "Courier", "CourierMacros", "CourierTesting", "CourierTestServer", "CourierAsyncHTTPClient",
                 "CourierURLSession",
-                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay", condition: .when(traits: ["DevelopmentTools"])),
             ]
         ),
     ]
