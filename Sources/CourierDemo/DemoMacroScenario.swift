@@ -12,12 +12,12 @@ struct DemoMacroScenario {
         let api = UsersAPIService(client: client)
         print("\n=== The same API through a @Service protocol (UsersAPIService) ===")
 
-        failures += await check("users(page: 2, per_page: 4, q: nil)") {
-            let page = try await api.users(page: 2, per_page: 4, q: nil)
-            return "page \(page.page) of \(page.totalPages): " + page.results.map(\.name).joined(separator: ", ")
+        failures += await check("users(page: 2, perPage: 4, search: nil) — sent as ?page=2&per_page=4") {
+            let page = try await api.users(page: 2, perPage: 4, search: nil)
+            return "page \(page.page) of \(page.totalPages), \(page.results.count) per page: " + page.results.map(\.name).joined(separator: ", ")
         }
-        failures += await check("users(page: 1, per_page: 3, q: \"grace\", _queryItems: [sort=name])") {
-            let page = try await api.users(page: 1, per_page: 3, q: "grace", _queryItems: [URLQueryItem(name: "sort", value: "name")])
+        failures += await check("users(page: 1, perPage: 3, search: \"grace\", _queryItems: [sort=name])") {
+            let page = try await api.users(page: 1, perPage: 3, search: "grace", _queryItems: [URLQueryItem(name: "sort", value: "name")])
             return "\(page.totalResults) match: " + page.results.map(\.name).joined(separator: ", ")
         }
         failures += await check("user(id: 5, requestID: \"demo-42\")") {
@@ -48,10 +48,17 @@ struct DemoMacroScenario {
             let user = try await mock.user(id: 99, requestID: "t")
             return "#\(user.id) \(user.name); calls recorded: \(mock.userCalls.count)"
         }
-        failures += await check("mock.users(...) with nothing set", expectFailure: true) {
-            _ = try await mock.users(page: 1, per_page: 1, q: nil)
-            return "unexpected value"
+        mock.usersHandler = { call in
+            Page(page: call.page, results: [User(id: 1, name: "Handled Hal", email: "hal@example.com")],
+                 totalPages: 1, totalResults: 1)
         }
+        failures += await check("mock.users(page: 3, perPage: 5, search: \"h\") — answered by a handler") {
+            let page = try await mock.users(page: 3, perPage: 5, search: "h")
+            let call = mock.usersCalls.last
+            return "\(page.results.map(\.name).joined(separator: ", ")); recorded page \(call?.page ?? 0), perPage \(call?.perPage ?? 0), search \(call?.search ?? "nil")"
+        }
+        print("\n  A mock method with neither a result nor a handler throws MockUnimplementedError")
+        print("  (\"unimplemented: UsersAPIServiceMock.users(page:perPage:search:)\") and fails the running test.")
         return failures
     }
 

@@ -5,9 +5,10 @@ import Foundation
 /// over `APIClient`, and `@Mockable` generates `UsersAPIServiceMock` for tests.
 @Service @Mockable
 protocol UsersAPI {
-    /// One page of users; `page`, `per_page` and `q` go to the query (nil values are left out).
-    @GET("/v1/users") @QueryParams(["page", "per_page", "q"])
-    func users(page: Int, per_page: Int, q: String?) async throws -> Page<User>
+    /// One page of users: `page` goes to the query as it is, `perPage` as `per_page` and `search`
+    /// as `q` (nil values are left out): `/v1/users?page=2&per_page=4`.
+    @GET("/v1/users") @QueryParams(["page"]) @QueryParams(["perPage": "per_page", "search": "q"])
+    func users(page: Int, perPage: Int, search: String?) async throws -> Page<User>
 
     /// One user; the id is one encoded path segment. The request ID travels as a header.
     @GET("/v1/users/{id}") @Header("X-Request-ID", "requestID")

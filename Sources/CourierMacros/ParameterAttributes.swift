@@ -13,6 +13,21 @@ import Courier
 @attached(peer)
 public macro QueryParams(_ names: [String]) = #externalMacro(module: "CourierMacrosPlugin", type: "EndpointAttributeMacro")
 
+/// Sends parameters as query items under names of their own: each key is a parameter, its value
+/// the name sent, in the order written. Values are sent as with the list form: `nil` left out,
+/// arrays repeat the name, raw values for enums.
+///
+/// ```swift
+/// @GET("/users") @QueryParams(["page"]) @QueryParams(["perPage": "per_page"])
+/// func users(page: Int, perPage: Int?) async throws -> [User]   // /users?page=2&per_page=50
+/// ```
+///
+/// A name must be ASCII letters, digits and `-._~!$'()*,;:@/?[]` (no space, `&`, `=`, `+`, `#`
+/// or `%`); a key that is not a parameter, an empty or invalid name, or two parameters sent
+/// under one name is a compile-time error.
+@attached(peer)
+public macro QueryParams(_ wireNames: KeyValuePairs<String, String>) = #externalMacro(module: "CourierMacrosPlugin", type: "EndpointAttributeMacro")
+
 /// Static headers sent with every call of the method. Names and values are validated when
 /// sent: CR, LF or NUL in a value fails the call with `APIError.encodingFailed`.
 ///
@@ -25,6 +40,8 @@ public macro Headers(_ headers: [String: String]) = #externalMacro(module: "Cour
 
 /// Sends a parameter as a header (repeat the attribute for several). `nil` is left out; a value
 /// with CR, LF or NUL fails the call with `APIError.encodingFailed`, never reaching the wire.
+/// A literal name that is not an HTTP token, or two parameters sent as one header, is a
+/// compile-time error.
 ///
 /// ```swift
 /// @GET("/posts") @Header("X-Trace", "traceID")

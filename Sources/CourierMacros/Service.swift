@@ -32,8 +32,8 @@
 /// Each method builds an ``EndpointDescriptor`` and sends it: the same ``Courier/Request`` a
 /// hand-written call would make, so middleware, stubs and limits see no difference. Misuse (a
 /// `{name}` with no parameter, a parameter bound twice, two bodies, a body on `GET`, a method
-/// that is not `async throws`, an unknown HTTP method) is a compile-time error, with a fix-it
-/// where one exists.
+/// that is not `async throws`, an unknown HTTP method, an invalid query or header name, two
+/// parameters sent under one name) is a compile-time error, with a fix-it where one exists.
 @attached(peer, names: suffixed(Service), suffixed(Impl))
 public macro Service() = #externalMacro(module: "CourierMacrosPlugin", type: "ServiceMacro")
 

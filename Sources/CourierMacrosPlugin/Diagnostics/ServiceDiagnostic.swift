@@ -44,6 +44,23 @@ struct ServiceDiagnostic: DiagnosticMessage, Error {
     static func unknownParameter(_ name: String, in attribute: String) -> Self {
         .init("unknownParameter", "@\(attribute) names '\(name)', which is not a parameter of this method")
     }
+    static func reversedMapping(_ key: String, _ value: String) -> Self {
+        .init("reversedMapping", "'\(key)' is not a parameter of this method, but '\(value)' is: in @QueryParams the parameter comes first, then the name sent")
+    }
+    static func wireNameNotLiteral(_ parameter: String, kind: WireNames.Kind) -> Self {
+        .init("wireNameNotLiteral", "the \(kind.nameNoun) of '\(parameter)' must be a string literal")
+    }
+    static func invalidWireName(_ name: String, for parameter: String, _ problem: WireNames.Problem, kind: WireNames.Kind) -> Self {
+        switch problem {
+        case .empty:
+            .init("invalidWireName", "the \(kind.nameNoun) of '\(parameter)' is empty")
+        case .character(let character):
+            .init("invalidWireName", "'\(name)' is not a valid \(kind.nameNoun): \(character) is not allowed; use ASCII letters, digits and \(kind.punctuation)")
+        }
+    }
+    static func sharedWireName(_ name: String, _ first: String, _ second: String, kind: WireNames.Kind) -> Self {
+        .init("sharedWireName", "'\(first)' and '\(second)' are both sent as the \(kind.noun) '\(name)'; give each parameter its own name")
+    }
     static func boundTwice(_ name: String, first: String) -> Self {
         .init("boundTwice", "parameter '\(name)' is bound twice: it is already sent \(first)")
     }
@@ -88,4 +105,10 @@ struct ServiceFixIt: FixItMessage {
     static func removeFromQueryParams(_ name: String) -> Self { .init(message: "remove '\(name)' from @QueryParams") }
     static func removeAttribute(_ attribute: String) -> Self { .init(message: "remove '\(attribute)'") }
     static func addToQueryParams(_ name: String) -> Self { .init(message: "send '\(name)' as a query item") }
+    static func use(_ text: String) -> Self { .init(message: "use '\(text)'") }
+    static func useParameter(_ name: String) -> Self { .init(message: "use the parameter '\(name)'") }
+    static func sendAs(_ name: String) -> Self { .init(message: "send it as '\(name)'") }
+    static func sendParameter(_ parameter: String, as wireName: String) -> Self {
+        .init(message: "send '\(parameter)' as '\(wireName)'")
+    }
 }

@@ -14,8 +14,17 @@ struct EndpointAttributes {
         var path: ExprSyntax?
     }
 
+    /// One `@QueryParams`: a list of parameter names, or parameters mapped to the names sent.
+    struct QueryParams {
+        var attribute: AttributeSyntax
+        /// `["author", "page"]`: each parameter sent under its own name.
+        var array: ArrayExprSyntax?
+        /// `["perPage": "per_page"]`: each parameter (key) sent under its wire name (value).
+        var dictionary: DictionaryExprSyntax?
+    }
+
     var methods: [Method] = []
-    var queryParams: [(attribute: AttributeSyntax, array: ArrayExprSyntax?)] = []
+    var queryParams: [QueryParams] = []
     var headers: [ExprSyntax] = []
     var header: [(attribute: AttributeSyntax, name: ExprSyntax, parameter: String?)] = []
     var bodies: [(attribute: AttributeSyntax, parameter: String?)] = []
@@ -36,7 +45,9 @@ struct EndpointAttributes {
                 methods.append(Method(attribute: attribute, method: method?.representedLiteralValue ?? "",
                                       methodExpression: method, path: path))
             case "QueryParams":
-                queryParams.append((attribute, arguments.first?.expression.as(ArrayExprSyntax.self)))
+                let expression = arguments.first?.expression
+                queryParams.append(QueryParams(attribute: attribute, array: expression?.as(ArrayExprSyntax.self),
+                                               dictionary: expression?.as(DictionaryExprSyntax.self)))
             case "Headers":
                 if let expression = arguments.first?.expression { headers.append(expression) }
             case "Header":
@@ -63,6 +74,11 @@ struct EndpointAttributes {
         let name = attribute.attributeName.trimmedDescription
         if let dot = name.lastIndex(of: ".") { return String(name[name.index(after: dot)...]) }
         return name
+    }
+
+    /// The first `@QueryParams` written as a list of names, for the "send it as a query item" fix-it.
+    var firstQueryArray: ArrayExprSyntax? {
+        queryParams.lazy.compactMap(\.array).first
     }
 
     /// The value of a plain string literal.

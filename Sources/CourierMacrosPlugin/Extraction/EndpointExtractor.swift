@@ -26,8 +26,8 @@ struct EndpointExtractor {
         var binder = ParameterBinder(function: function, parameters: parameters)
         bindMethodAndPath(attributes, function: function, endpoint: &endpoint, binder: &binder, into: &sink)
         bindBody(attributes, function: function, endpoint: &endpoint, binder: &binder, into: &sink)
-        bindQuery(attributes, endpoint: &endpoint, binder: &binder, into: &sink)
-        bindHeaders(attributes, endpoint: &endpoint, binder: &binder, into: &sink)
+        bindQuery(attributes, function: function, endpoint: &endpoint, binder: &binder, into: &sink)
+        bindHeaders(attributes, function: function, endpoint: &endpoint, binder: &binder, into: &sink)
         endpoint.options = attributes.options
         parameters = binder.parameters
         for index in parameters.indices where parameters[index].binding == .unbound {
@@ -36,7 +36,7 @@ struct EndpointExtractor {
                 endpoint.fieldParameters.append(parameters[index].name)
             } else {
                 sink.report(.unboundParameter(parameters[index].name), at: binder.node(at: index),
-                            fixIts: [FixIts.addToQueryParams(parameters[index].name, function: function, existing: attributes.queryParams.first?.array)])
+                            fixIts: [FixIts.addToQueryParams(parameters[index].name, function: function, existing: attributes.firstQueryArray)])
             }
         }
         endpoint.parameters = parameters
@@ -178,70 +178,6 @@ struct EndpointExtractor {
             sink.report(.fileUploadWithoutFile(), at: upload)
         }
     }
-
-    // MARK: Query and headers
-
-    private func bindQuery(_ attributes: EndpointAttributes, endpoint: inout EndpointModel,
-                           binder: inout ParameterBinder, into sink: inout DiagnosticSink) {
-        for (attribute, array) in attributes.queryParams {
-            guard let array else {
-                sink.report(.notLiteral("QueryParams"), at: attribute)
-                continue
-            }
-            for element in array.elements {
-                guard let name = EndpointAttributes.string(element.expression) else {
-                    sink.report(.notLiteral("QueryParams"), at: element)
-                    continue
-                }
-                guard let index = binder.lookup(name) else {
-                    sink.report(.unknownParameter(name, in: "QueryParams"), at: element,
-                                fixIts: [FixIts.removeElement(element, from: array, name: name)])
-                    continue
-                }
-                if let first = binder.parameters[index].binding.description {
-                    sink.report(.boundTwice(name, first: first), at: element,
-                                fixIts: [FixIts.removeElement(element, from: array, name: name)])
-                    continue
-                }
-                binder.bind(index, as: .query(name))
-                endpoint.queryBindings.append((name, binder.parameters[index].name))
-            }
-        }
-    }
-
-    private func bindHeaders(_ attributes: EndpointAttributes, endpoint: inout EndpointModel,
-                             binder: inout ParameterBinder, into sink: inout DiagnosticSink) {
-        if let expression = attributes.headers.first {
-            if let dictionary = expression.as(DictionaryExprSyntax.self) {
-                if case .elements(let elements) = dictionary.content {
-                    endpoint.staticHeaders = .pairs(elements.map { ($0.key, $0.value) })
-                } else {
-                    endpoint.staticHeaders = .pairs([])
-                }
-            } else {
-                endpoint.staticHeaders = .dictionary(expression)
-            }
-        }
-        for (attribute, name, parameter) in attributes.header {
-            guard let parameter else {
-                sink.report(.notLiteral("Header"), at: attribute)
-                continue
-            }
-            guard let index = binder.lookup(parameter) else {
-                sink.report(.unknownParameter(parameter, in: "Header"), at: attribute)
-                continue
-            }
-            switch binder.parameters[index].binding {
-            case .unbound, .header:
-                break  // the same parameter in two headers is one value sent twice
-            default:
-                sink.report(.boundTwice(parameter, first: binder.parameters[index].binding.description ?? ""), at: attribute)
-                continue
-            }
-            binder.bind(index, as: .header(name.trimmedDescription))
-            endpoint.headerBindings.append((name.trimmedDescription, binder.parameters[index].name))
-        }
-    }
 }
 
 /// The parameters of one method and where each is bound so far.
@@ -259,8 +195,25 @@ struct ParameterBinder {
         parameters.firstIndex { $0.name == name } ?? parameters.firstIndex { $0.label == name }
     }
 
+    /// The one parameter whose name or label is `name` once case, `_` and `-` are ignored
+    /// (`per_page` → `perPage`), for "did you mean" fix-its; nil when none or several match.
+    func lookupLoosely(_ name: String) -> Int? {
+        func loose(_ text: String) -> String { text.lowercased().filter { $0 != "_" && $0 != "-" } }
+        let key = loose(name)
+        let matches = parameters.indices.filter { index in
+            loose(parameters[index].name) == key || parameters[index].label.map(loose) == key
+        }
+        return matches.count == 1 ? matches[0] : nil
+    }
+
     mutating func bind(_ index: Int, as binding: ParameterModel.Binding) {
         parameters[index].binding = binding
+    }
+
+    /// Binds a parameter whose attribute was reported as an error, when it is still free, so it
+    /// is not reported again as "not sent" (nothing is generated after an error).
+    mutating func settle(_ index: Int, as binding: ParameterModel.Binding) {
+        if parameters[index].binding == .unbound { parameters[index].binding = binding }
     }
 
     /// The declaration of the parameter at `index`, for diagnostics.
