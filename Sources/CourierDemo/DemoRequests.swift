@@ -2,7 +2,8 @@ import Courier
 import Foundation
 import HTTPTypes
 
-// The demo API described as typed requests (the seed-000 style): one small struct per endpoint.
+// The demo API described as typed requests (protocol requests with a response type): one small
+// struct per endpoint.
 
 /// `GET /v1/users?page=&per_page=&q=` — one page of users.
 struct ListUsers: APIRequest {

@@ -15,7 +15,7 @@
 @attached(peer)
 public macro GET(_ path: String) = #externalMacro(module: "CourierMacrosPlugin", type: "EndpointAttributeMacro")
 
-/// `GET url` — the seed spelling of ``GET(_:)``: `@GET(url: "/posts")`.
+/// `GET url` — Snowdrop's spelling of ``GET(_:)``: `@GET(url: "/posts")`.
 @attached(peer)
 public macro GET(url: String) = #externalMacro(module: "CourierMacrosPlugin", type: "EndpointAttributeMacro")
 
@@ -28,7 +28,7 @@ public macro GET(url: String) = #externalMacro(module: "CourierMacrosPlugin", ty
 @attached(peer)
 public macro POST(_ path: String) = #externalMacro(module: "CourierMacrosPlugin", type: "EndpointAttributeMacro")
 
-/// `POST url` — the seed spelling of ``POST(_:)``.
+/// `POST url` — Snowdrop's spelling of ``POST(_:)``.
 @attached(peer)
 public macro POST(url: String) = #externalMacro(module: "CourierMacrosPlugin", type: "EndpointAttributeMacro")
 
@@ -41,7 +41,7 @@ public macro POST(url: String) = #externalMacro(module: "CourierMacrosPlugin", t
 @attached(peer)
 public macro PUT(_ path: String) = #externalMacro(module: "CourierMacrosPlugin", type: "EndpointAttributeMacro")
 
-/// `PUT url` — the seed spelling of ``PUT(_:)``.
+/// `PUT url` — Snowdrop's spelling of ``PUT(_:)``.
 @attached(peer)
 public macro PUT(url: String) = #externalMacro(module: "CourierMacrosPlugin", type: "EndpointAttributeMacro")
 
@@ -54,7 +54,7 @@ public macro PUT(url: String) = #externalMacro(module: "CourierMacrosPlugin", ty
 @attached(peer)
 public macro PATCH(_ path: String) = #externalMacro(module: "CourierMacrosPlugin", type: "EndpointAttributeMacro")
 
-/// `PATCH url` — the seed spelling of ``PATCH(_:)``.
+/// `PATCH url` — Snowdrop's spelling of ``PATCH(_:)``.
 @attached(peer)
 public macro PATCH(url: String) = #externalMacro(module: "CourierMacrosPlugin", type: "EndpointAttributeMacro")
 
@@ -67,7 +67,7 @@ public macro PATCH(url: String) = #externalMacro(module: "CourierMacrosPlugin", 
 @attached(peer)
 public macro DELETE(_ path: String) = #externalMacro(module: "CourierMacrosPlugin", type: "EndpointAttributeMacro")
 
-/// `DELETE url` — the seed spelling of ``DELETE(_:)``.
+/// `DELETE url` — Snowdrop's spelling of ``DELETE(_:)``.
 @attached(peer)
 public macro DELETE(url: String) = #externalMacro(module: "CourierMacrosPlugin", type: "EndpointAttributeMacro")
 
@@ -80,7 +80,7 @@ public macro DELETE(url: String) = #externalMacro(module: "CourierMacrosPlugin",
 @attached(peer)
 public macro HEAD(_ path: String) = #externalMacro(module: "CourierMacrosPlugin", type: "EndpointAttributeMacro")
 
-/// `HEAD url` — the seed spelling of ``HEAD(_:)``.
+/// `HEAD url` — Snowdrop's spelling of ``HEAD(_:)``.
 @attached(peer)
 public macro HEAD(url: String) = #externalMacro(module: "CourierMacrosPlugin", type: "EndpointAttributeMacro")
 

@@ -23,7 +23,7 @@
 /// - `convenience init(baseURL: URL, decoder: JSONDecoder = JSONDecoder(), verbose: Bool = false,
 ///   transport: any Transport, middleware: [any Middleware] = [])` — the transport is required
 ///   because Courier's core ships none; `verbose: true` prints one line per request and response
-///   (never headers, query values or bodies); `middleware` adds interceptors (seed 004's
+///   (never headers, query values or bodies); `middleware` adds interceptors (Snowdrop's
 ///   `addBeforeSendingBlock` / `addOnResponseBlock` are `InterceptorMiddleware`), auth, retry…;
 /// - each protocol method, and an overload with `_queryItems: [URLQueryItem] = []` (and
 ///   `_payloadDescription: PayloadDescription? = nil` for ``FileUpload()`` methods) for extra query

@@ -54,8 +54,8 @@ struct ServiceMacroTests {
         }
     }
 
-    @Test("seed spelling url:, static headers, a Void DELETE")
-    func seedSpelling() {
+    @Test("Snowdrop's spelling url:, static headers, a Void DELETE")
+    func snowdropSpelling() {
         assertMacro {
             """
             @Service

@@ -123,7 +123,7 @@ struct ServiceRequestTests {
 
 @Suite("Generated services: middleware")
 struct ServiceMiddlewareTests {
-    /// Seed 004's `addBeforeSendingBlock(for:)` / `addOnResponseBlock`, as `InterceptorMiddleware`
+    /// Snowdrop's `addBeforeSendingBlock(for:)` / `addOnResponseBlock`, as `InterceptorMiddleware`
     /// passed to the generated init.
     @Test("interceptors passed to the generated init run, the specific one winning")
     func interceptors() async throws {

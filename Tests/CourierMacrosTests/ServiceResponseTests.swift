@@ -84,7 +84,7 @@ struct ServiceResponseTests {
 
 @Suite("Generated services: fixture injection")
 struct FixtureInjectionTests {
-    /// Seed 004's `testJSONDictionary = ["users/123/info": "MyJSONMock"]`: JSON fixture files
+    /// Snowdrop's `testJSONDictionary = ["users/123/info": "MyJSONMock"]`: JSON fixture files
     /// served by path through the stub transport, so the real decoding runs.
     @Test("a service pointed at JSON fixtures by path decodes them")
     func jsonFixtures() async throws {
@@ -114,7 +114,7 @@ struct FixtureInjectionTests {
 }
 
 extension StubTransport {
-    /// Serves `<name>.json` from `directory` for each path (seed 004's JSON injection).
+    /// Serves `<name>.json` from `directory` for each path (Snowdrop's "JSON injection").
     func inject(_ fixtures: [String: String], from directory: URL) {
         for (path, name) in fixtures {
             on(.get, PathPattern("/" + path), .file(directory.appendingPathComponent(name + ".json")))

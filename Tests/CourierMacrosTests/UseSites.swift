@@ -1,4 +1,4 @@
-// Compile-only: real use sites of the macros, the seed-004 (Snowdrop) examples among them.
+// Compile-only: real use sites of the macros, the examples of Snowdrop's README among them.
 // If this file compiles, the expansions type-check against the runtime helper.
 import CourierMacros
 import Foundation
@@ -26,7 +26,7 @@ enum Sort: String, Sendable {
     case newest, oldest
 }
 
-// MARK: Seed 004
+// MARK: Snowdrop's README examples
 
 @Service @Mockable
 protocol MyEndpoint {

@@ -61,7 +61,7 @@ extension LoggingMiddleware {
 
         /// The verbose transcript, with emoji markers (🚀 request, ✅/❌ response).
         func verboseText() -> String {
-            var lines = [requestLines(emoji: true)]
+            var lines = [requestLines(emoji: true), "🧾 cURL: " + curlCommand()]
             guard let response else {
                 lines.append("💥 Failed after \(Self.format(duration)): \(Self.describe(error))")
                 return lines.joined(separator: "\n")
@@ -72,6 +72,23 @@ extension LoggingMiddleware {
             lines.append(responseLines(emoji: true))
             if let error = outcome?.error { lines.append("💥 Body failed: \(Self.describe(error))") }
             return lines.joined(separator: "\n")
+        }
+
+        /// The request as a `curl` command, secrets redacted as in the rest of the transcript.
+        /// Escaped like every log line: a value cannot start a line of its own.
+        func curlCommand() -> String {
+            var body: Data?
+            var note: String?
+            if let (data, truncated) = requestBody, !data.isEmpty {
+                body = data
+                if truncated { note = "body cut at the log's limit" }
+            } else if bodyIsStreamed {
+                note = "streamed body not shown"
+            }
+            if let text = body.map({ String(decoding: $0, as: UTF8.self) }) {
+                body = Data(BodyRedaction.redact(text, extra: redactedNames).utf8)
+            }
+            return LogSafeText.escape(CurlCommand(method: method, url: url, headers: requestHeaders, body: body, note: note).description)
         }
 
         /// An error as one escaped line (its text may quote a server).
