@@ -82,7 +82,9 @@ public struct AsyncHTTPClientTransport: Transport {
     ///
     /// Decompression has no ratio limit: the limit that matters is the decoded size, and
     /// Courier enforces ``Courier/APIConfiguration/maxResponseSize`` on decoded bytes as they
-    /// arrive (a gzip bomb ends in ``Courier/APIError/resourceTooLarge(request:limit:)``). A
+    /// arrive (a gzip bomb ends in an ``Courier/APIError`` of kind ``Courier/APIError/Kind/resourceTooLarge``).
+    /// AsyncHTTPClient's own tracing is off: ``CourierTracing`` records one span per request,
+    /// query redacted, instead of two. A
     /// ratio limit refuses legitimate JSON, which often compresses 200–300:1. What the client
     /// inflates from one network read before Courier counts it is bounded by deflate's ratio
     /// (at most ~1,032:1) times the read size (at most 64 KiB).
@@ -93,6 +95,10 @@ public struct AsyncHTTPClientTransport: Transport {
             decompression: .enabled(limit: .none)
         )
         configuration.httpVersion = .automatic
+        // AsyncHTTPClient's own tracer would add a second client span per request, with the
+        // query unredacted (`url.full`). Courier's TracingMiddleware records the one span, with
+        // secrets redacted and the route template as its name.
+        configuration.tracing.tracer = nil
         return configuration
     }
 

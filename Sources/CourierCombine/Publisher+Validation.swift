@@ -7,7 +7,7 @@ import Combine
 #endif
 
 extension Publisher where Output == DataResponse, Failure == APIError {
-    /// Fails with ``Courier/APIError/httpError(statusCode:message:response:body:request:)`` unless the
+    /// Fails with an ``Courier/APIError`` of kind ``Courier/APIError/Kind/httpError`` unless the
     /// status code is in `codes` (a range, a set, an array — any sequence of `Int`).
     public func validateStatusCode<Codes: Sequence & Sendable>(in codes: Codes) -> AnyPublisher<DataResponse, APIError>
     where Codes.Element == Int {
@@ -23,7 +23,7 @@ extension Publisher where Output == DataResponse, Failure == APIError {
         .eraseToAnyPublisher()
     }
 
-    /// Fails with ``Courier/APIError/unexpectedContentType(request:expected:received:)`` unless the
+    /// Fails with an ``Courier/APIError`` of kind ``Courier/APIError/Kind/unexpectedContentType`` unless the
     /// response's media type is `contentType` — with or without parameters:
     /// `hasContentType("text/plain")` accepts `text/plain` and `text/plain; charset=utf-8`.
     public func hasContentType(_ contentType: String) -> AnyPublisher<DataResponse, APIError> {
@@ -39,7 +39,7 @@ extension Publisher where Output == DataResponse, Failure == APIError {
         .eraseToAnyPublisher()
     }
 
-    /// Decodes the body as JSON, failing with ``Courier/APIError/decodingFailed(request:type:underlying:body:)``.
+    /// Decodes the body as JSON, failing with an ``Courier/APIError`` of kind ``Courier/APIError/Kind/decodingFailed``.
     public func decode<T: Decodable & Sendable>(_ type: T.Type, decoder: JSONDecoder = JSONDecoder()) -> AnyPublisher<T, APIError> {
         tryMap { output in
             do {

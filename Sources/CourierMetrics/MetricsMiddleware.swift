@@ -19,6 +19,11 @@ import OpenAPIRuntime
 /// | `courier_requests_total` | counter | `method`, `operation`, `status_class` (`2xx`…`5xx`, or `error`) |
 /// | `courier_request_duration` | timer (nanoseconds) | `method`, `operation`, `status_class` |
 /// | `courier_request_failures_total` | counter | `method`, `operation`, `kind` (`timeout`, `connection_failed`, `connection_lost`, `tls_failure`, `cancelled`, `http_4xx`, `http_5xx`, `other`…) |
+/// | `http.client.request.duration` | recorder (histogram), seconds | OpenTelemetry's: `http.request.method`, `http.response.status_code`, `server.address`, `url.template` (when known), `error.type` (the status code for 4xx/5xx, the failure kind otherwise) |
+///
+/// The last one follows the OpenTelemetry HTTP client semantic conventions, so dashboards
+/// built for other OpenTelemetry HTTP clients work unchanged; its dimensions are all
+/// low-cardinality (`url.template` is the route, never a path with ids).
 ///
 /// The duration runs until the response body has been read (or dropped). Put the middleware
 /// outside ``RetryMiddleware`` to count calls, inside to count attempts.
@@ -42,23 +47,57 @@ public struct MetricsMiddleware: Middleware {
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let start = ContinuousClock.now
         let base = [("method", request.method.rawValue), ("operation", context.operationName)]
+        var semantic = [("http.request.method", request.method.rawValue), ("server.address", Self.host(of: request))]
+        if let template = context.urlTemplate { semantic.append(("url.template", template)) }
         let response: HTTPResponse
         let responseBody: HTTPBody?
         do {
             (response, responseBody) = try await next(request, body, context)
         } catch {
+            let kind = Self.kind(of: error)
             record(base, statusClass: "error", start: start)
-            count(failure: Self.kind(of: error), base)
+            recordDuration(semantic + [("error.type", kind)], start: start)
+            count(failure: kind, base)
             throw error
         }
         let code = response.status.code
         let statusClass = "\(code / 100)xx"
         if code >= 400 { count(failure: "http_\(statusClass)", base) }
+        semantic.append(("http.response.status_code", String(code)))
+        if code >= 400 { semantic.append(("error.type", String(code))) }
+        let dimensions = semantic
         let observed = ObservedBody.wrap(responseBody) { outcome in
             record(base, statusClass: statusClass, start: start)
-            if let error = outcome.error { count(failure: Self.kind(of: error), base) }
+            if let error = outcome.error {
+                let kind = Self.kind(of: error)
+                recordDuration(dimensions.filter { $0.0 != "error.type" } + [("error.type", kind)], start: start)
+                count(failure: kind, base)
+            } else {
+                recordDuration(dimensions, start: start)
+            }
         }
         return (response, observed)
+    }
+
+    /// OpenTelemetry's `http.client.request.duration`, in seconds.
+    private func recordDuration(_ dimensions: [(String, String)], start: ContinuousClock.Instant) {
+        let seconds = start.duration(to: .now).secondsValue
+        if let factory {
+            Recorder(label: "http.client.request.duration", dimensions: dimensions, aggregate: true, factory: factory).record(seconds)
+        } else {
+            Recorder(label: "http.client.request.duration", dimensions: dimensions, aggregate: true).record(seconds)
+        }
+    }
+
+    /// The host the request goes to, without the port (`server.address`).
+    static func host(of request: HTTPRequest) -> String {
+        var authority = Substring(request.authority ?? "")
+        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+        if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
+            return String(authority[authority.index(after: authority.startIndex)..<close])
+        }
+        if let colon = authority.lastIndex(of: ":") { return String(authority[..<colon]) }
+        return String(authority)
     }
 
     private func record(_ base: [(String, String)], statusClass: String, start: ContinuousClock.Instant) {

@@ -13,10 +13,12 @@ import Tracing
 ///                        middleware: [LoggingMiddleware(), TracingMiddleware(), RetryMiddleware()])
 /// ```
 ///
-/// The span is named after the method (`GET`, as OpenTelemetry recommends when no route
-/// template is known), is a child of the task's current `ServiceContext`, and carries the
+/// The span is named `{method} {url.template}` (`GET /v1/users/{id}`) when the route template is
+/// known (``Courier/RequestContext/urlTemplate``: a literal or interpolated ``Courier/RequestPath``,
+/// a `{name}` template, a macro's route), else after the method alone (`GET`), as OpenTelemetry
+/// recommends. It is a child of the task's current `ServiceContext` and carries the
 /// OpenTelemetry HTTP client attributes: `http.request.method`, `url.full` (secret query values
-/// redacted, no user info), `server.address`, `server.port`, `http.response.status_code`,
+/// redacted, no user info), `url.template`, `server.address`, `server.port`, `http.response.status_code`,
 /// `error.type` (the status code for 4xx/5xx, the failure kind otherwise) and
 /// `http.request.resend_count` for retries, plus `courier.operation`. It ends when the response
 /// body has been read (or dropped), so its duration covers the whole exchange. Statuses of 400
@@ -38,7 +40,10 @@ public struct TracingMiddleware: Middleware {
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let tracer = self.tracer ?? InstrumentationSystem.tracer
         let parent = ServiceContext.current ?? .topLevel
-        let span = tracer.startSpan(request.method.rawValue, context: parent, ofKind: .client)
+        // OpenTelemetry's HTTP client span name: `{method} {url.template}`, or the method alone
+        // when the route template is unknown (a path with ids in it would be high-cardinality).
+        let name = context.urlTemplate.map { "\(request.method.rawValue) \($0)" } ?? request.method.rawValue
+        let span = tracer.startSpan(name, context: parent, ofKind: .client)
         span.attributes = Self.requestAttributes(request, context: context)
 
         var request = request
@@ -79,10 +84,11 @@ public struct TracingMiddleware: Middleware {
         attributes["http.request.method"] = request.method.rawValue
         let scheme = request.scheme ?? "https"
         let authority = request.authority ?? ""
-        attributes["url.full"] = RequestSummary(request).url
+        attributes["url.full"] = RequestSummary(request, context: context).url
         let (host, port) = Self.split(authority: authority, scheme: scheme)
         attributes["server.address"] = host
         if let port { attributes["server.port"] = port }
+        if let template = context.urlTemplate { attributes["url.template"] = template }
         attributes["courier.operation"] = context.operationName
         if context.attempt > 1 { attributes["http.request.resend_count"] = context.attempt - 1 }
         return attributes

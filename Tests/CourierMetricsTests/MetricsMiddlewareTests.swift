@@ -29,6 +29,28 @@ import Testing
         #expect(metrics.counters.allSatisfy { counter in !counter.dimensions.contains { $0.1.contains("/users") } })
     }
 
+    @Test func recordsOpenTelemetrysRequestDurationInSeconds() async throws {
+        let metrics = TestMetrics()
+        let stub = StubTransport()
+        stub.on(.get, "/users/{id}", .text("ada"))
+        stub.on(.get, "/broken", .status(503))
+        let client = client(stub, metrics)
+        let id = 7
+        try await client.send(Request<Void>(path: "/users/\(id)"))
+        await #expect(throws: APIError.self) { try await client.send(Request<Void>(path: "/broken")) }
+        let ok = try metrics.expectRecorder("http.client.request.duration", [
+            ("http.request.method", "GET"), ("server.address", "api.example.com"), ("url.template", "/v1/users/{}"),
+            ("http.response.status_code", "200"),
+        ])
+        #expect(ok.values.count == 1)
+        #expect(ok.values.allSatisfy { $0 >= 0 && $0 < 5 })              // seconds, not nanoseconds
+        let failed = try metrics.expectRecorder("http.client.request.duration", [
+            ("http.request.method", "GET"), ("server.address", "api.example.com"), ("url.template", "/v1/broken"),
+            ("http.response.status_code", "503"), ("error.type", "503"),
+        ])
+        #expect(failed.values.count == 1)
+    }
+
     @Test func countsHTTPErrorsAndTransportFailuresByKind() async throws {
         let metrics = TestMetrics()
         let stub = StubTransport()

@@ -22,7 +22,7 @@ import Tracing
                                             options: RequestOptions(operationName: "getUser")))
         let span = try #require(tracer.finishedSpans.first)
         #expect(tracer.finishedSpans.count == 1)
-        #expect(span.operationName == "GET")
+        #expect(span.operationName == "GET /v1/users/7")     // a literal path is its own template
         #expect(span.kind == .client)
         #expect(span.attributes["http.request.method"]?.toSpanAttribute() == .string("GET"))
         #expect(span.attributes["url.full"]?.toSpanAttribute() == .string("https://api.example.com:8443/v1/users/7?access_token=<redacted>"))
@@ -31,6 +31,23 @@ import Tracing
         #expect(span.attributes["http.response.status_code"]?.toSpanAttribute() == .int64(200))
         #expect(span.attributes["courier.operation"]?.toSpanAttribute() == .string("getUser"))
         #expect(span.attributes["error.type"] == nil)
+    }
+
+    @Test func theSpanIsNamedAfterTheRouteTemplateWhenItIsKnown() async throws {
+        let tracer = InMemoryTracer()
+        let stub = StubTransport()
+        stub.on(nil, "/**", .text("ok"))
+        let client = client(stub, tracer)
+        let id = "42"
+        try await client.send(Request<Void>(path: "/users/\(id)/posts?page=2"))
+        try await client.send(Request<Void>(path: "/orders/{order}", pathParameters: ["order": "9"]))
+        let built = "/users/" + id                   // a path built at run time: no known template
+        try await client.send(Request<Void>(path: built))
+        let spans = tracer.finishedSpans
+        #expect(spans.map(\.operationName) == ["GET /v1/users/{}/posts", "GET /v1/orders/{order}", "GET"])
+        #expect(spans[0].attributes["url.template"]?.toSpanAttribute() == .string("/v1/users/{}/posts"))
+        #expect(spans[2].attributes["url.template"] == nil)
+        #expect(spans.allSatisfy { !$0.operationName.contains("42") && !$0.operationName.contains("9") })
     }
 
     @Test func injectsTheTraceContextIntoTheRequestHeaders() async throws {
@@ -71,7 +88,7 @@ import Tracing
             try await client.send(Request<Void>(path: "/x"))
         }
         parent.end()
-        let child = try #require(tracer.finishedSpans.first { $0.operationName == "GET" })
+        let child = try #require(tracer.finishedSpans.first { $0.operationName == "GET /v1/x" })
         #expect(child.traceID == parent.traceID)
         #expect(child.parentSpanID == parent.spanID)
     }

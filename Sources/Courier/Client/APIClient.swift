@@ -172,6 +172,7 @@ public final class APIClient: Sendable {
         context.sensitiveHeaders = configuration.sensitiveHeaders
         context.sensitiveQueryNames = configuration.sensitiveQueryNames
         context.acceptableStatusCodes = options.acceptableStatusCodes ?? configuration.acceptableStatusCodes
+        context.urlTemplate = prepared.urlTemplate
         return (prepared, context)
     }
 

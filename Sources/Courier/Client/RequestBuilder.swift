@@ -9,6 +9,8 @@ struct PreparedRequest: Sendable {
     var summary: RequestSummary
     /// Whether the request goes to the base URL's origin (``RequestContext/targetsBaseOrigin``).
     var targetsBaseOrigin: Bool
+    /// The route template (``RequestContext/urlTemplate``), when known.
+    var urlTemplate: String? = nil
 }
 
 /// Turns ``APIRequest`` values into `HTTPRequest`s: resolves the URL against the base URL,
@@ -86,7 +88,18 @@ struct RequestBuilder: Sendable {
             }
         }
         head.headerFields = fields
-        return PreparedRequest(head: head, body: body, summary: summary, targetsBaseOrigin: target.isBaseOrigin)
+        return PreparedRequest(head: head, body: body, summary: summary, targetsBaseOrigin: target.isBaseOrigin,
+                               urlTemplate: urlTemplate(of: request))
+    }
+
+    /// The base URL's path joined with the request path's template, without its query; `nil`
+    /// when the template is unknown or the path is an absolute URL.
+    private func urlTemplate<R: APIRequest>(of request: R) -> String? {
+        guard var template = request.path.requestPath.template, !Self.hasScheme(template),
+              let base = try? self.base.get() else { return nil }
+        if let mark = template.utf8.firstIndex(of: UInt8(ascii: "?")) { template = String(template[..<mark]) }
+        let joined = base.pathForJoining + (template.hasPrefix("/") || template.isEmpty ? template : "/" + template)
+        return joined.isEmpty ? "/" : joined
     }
 
     /// Where a request goes.

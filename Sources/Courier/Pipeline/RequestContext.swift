@@ -57,6 +57,11 @@ public struct RequestContext: Sendable {
     /// or authenticate requests should set it.
     public var carriesCredentials: Bool = false
 
+    /// The route template of the request's path, when it is known (OpenTelemetry's
+    /// `url.template`): the base URL's path joined with the request's ``RequestPath/template``,
+    /// without the query — `/v1/users/{id}`. `nil` for absolute URLs and paths built at run time.
+    public var urlTemplate: String?
+
     /// The status codes the client accepts for this request: its options', else the
     /// configuration's (merged once, when the exchange starts).
     public var acceptableStatusCodes: Set<Int> = RequestContext.successCodes

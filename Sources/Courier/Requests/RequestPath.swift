@@ -26,22 +26,31 @@ public struct RequestPath: Sendable, Hashable, CustomStringConvertible, CustomDe
     public private(set) var text: String
     /// Why an interpolated value could not be used, if one could not.
     public private(set) var error: PathEncodingError?
+    /// The route template, when it is known: the literal parts with `{}` for each interpolated
+    /// value (`/users/{}/posts`), or a path with `{name}` templates. Tracing and metrics name
+    /// requests by it (OpenTelemetry's `url.template`), so it never holds a value.
+    public private(set) var template: String?
 
-    /// A path taken as written: nothing is encoded beyond what every path gets.
+    /// A path taken as written: nothing is encoded beyond what every path gets. Its template
+    /// is known only when it has `{name}` templates (a text built at run time may hold ids).
     public init(verbatim text: String) {
         self.text = text
         self.error = nil
+        self.template = text.utf8.contains(UInt8(ascii: "{")) ? text : nil
     }
 
-    /// A path written as a plain literal.
+    /// A path written as a plain literal; the literal is its template.
     public init(stringLiteral value: String) {
-        self.init(verbatim: value)
+        self.text = value
+        self.error = nil
+        self.template = value
     }
 
     /// A path written with interpolations.
     public init(stringInterpolation: Interpolation) {
         self.text = stringInterpolation.text
         self.error = stringInterpolation.error
+        self.template = stringInterpolation.template
     }
 
     /// The text, as ``text``.
@@ -54,6 +63,7 @@ public struct RequestPath: Sendable, Hashable, CustomStringConvertible, CustomDe
     public struct Interpolation: StringInterpolationProtocol, Sendable {
         var text = ""
         var error: PathEncodingError?
+        var template: String? = ""
 
         /// Reserves room for the literal.
         public init(literalCapacity: Int, interpolationCount: Int) {
@@ -61,11 +71,15 @@ public struct RequestPath: Sendable, Hashable, CustomStringConvertible, CustomDe
         }
 
         /// A literal part, kept as written.
-        public mutating func appendLiteral(_ literal: String) { text += literal }
+        public mutating func appendLiteral(_ literal: String) {
+            text += literal
+            template? += literal
+        }
 
         /// A value, percent-encoded as one path segment (`/`, `?`, `#`, `%`, `&` included).
         public mutating func appendInterpolation(_ value: some CustomStringConvertible) {
             let string = value.description
+            template? += "{}"
             do {
                 text += try PathTemplate.segment(string, name: "interpolated value")
             } catch let failure as PathEncodingError {
@@ -76,8 +90,12 @@ public struct RequestPath: Sendable, Hashable, CustomStringConvertible, CustomDe
             }
         }
 
-        /// Text you built yourself, spliced as written (not encoded as a segment).
-        public mutating func appendInterpolation(raw text: String) { self.text += text }
+        /// Text you built yourself, spliced as written (not encoded as a segment). The path has
+        /// no known template then: the text may hold values.
+        public mutating func appendInterpolation(raw text: String) {
+            self.text += text
+            template = nil
+        }
     }
 }
 

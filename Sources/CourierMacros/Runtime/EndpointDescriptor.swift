@@ -43,7 +43,7 @@ public struct EndpointDescriptor: Sendable {
 
     /// Creates a descriptor for `method` (`"GET"`, `"POST"`…) and a path template.
     ///
-    /// An invalid method token makes the call fail with ``Courier/APIError/encodingFailed(request:underlying:)``
+    /// An invalid method token makes the call fail with an ``Courier/APIError`` of kind ``Courier/APIError/Kind/encodingFailed``
     /// when sent (the macro already refuses unknown methods at compile time).
     public init(method: String, path: String, operation: String) {
         self.path = path
@@ -88,7 +88,7 @@ public struct EndpointDescriptor: Sendable {
     // MARK: Headers
 
     /// Adds a header; `nil` is left out. A name that is not a token, or a value with CR, LF or
-    /// NUL, makes the call fail with ``Courier/APIError/encodingFailed(request:underlying:)``.
+    /// NUL, makes the call fail with an ``Courier/APIError`` of kind ``Courier/APIError/Kind/encodingFailed``.
     public mutating func header<Value>(_ name: String, _ value: Value?) {
         guard let value, let text = Self.text(value) else { return }
         do {

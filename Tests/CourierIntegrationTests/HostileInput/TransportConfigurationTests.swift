@@ -90,3 +90,13 @@ struct TransportConfigurationTests {
 struct CookieEcho: Decodable, Sendable {
     var cookie: String
 }
+
+@Suite("AsyncHTTPClient's own tracing")
+struct AsyncHTTPClientTracingTests {
+    @Test("Courier's transport turns AsyncHTTPClient's tracer off: one span per request, Courier's, with the query redacted")
+    func ownTracerIsOff() async throws {
+        #expect(AsyncHTTPClientTransport.recommendedConfiguration().tracing.tracer == nil)
+        let transport = AsyncHTTPClientTransport()
+        #expect(transport.client.tracer == nil)
+    }
+}
