@@ -33,7 +33,7 @@ struct MiddlewareStackIntegrationTests {
                 configuration: APIConfiguration(baseURL: server.baseURL),
                 transport: kind.makeTransport(),
                 middleware: [
-                    LoggingMiddleware(logger: logger),
+                    LoggingMiddleware(logger: logger, level: .info),
                     MetricsMiddleware(factory: metrics),
                     TracingMiddleware(tracer: tracer),
                     ValidationMiddleware(statusCodes: 200..<300, contentTypes: ["application/json"]),

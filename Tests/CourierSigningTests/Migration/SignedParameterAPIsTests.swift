@@ -105,7 +105,7 @@ struct SignedParameterAPIsTests {
         configuration.logger = logger                                           // where the request log goes
 
         let client = APIClient(configuration: configuration, transport: transport, middleware: [
-            LoggingMiddleware(style: .verbose),
+            LoggingMiddleware(level: .info, style: .verbose),
             RetryMiddleware(),
             BaseParametersMiddleware(placement: .query) {
                 [URLQueryItem(name: "os", value: "iOS"),

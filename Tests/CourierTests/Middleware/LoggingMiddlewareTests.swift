@@ -26,16 +26,17 @@ import Testing
         let (logger, handler) = logger(.info)
         let stub = StubTransport()
         stub.on(.get, "/users", .text("hello"))
-        let client = F.client(stub, [LoggingMiddleware(logger: logger)])
+        let client = F.client(stub, [LoggingMiddleware(logger: logger, level: .info)])
         _ = try await client.send(F.text(.get, "/users").query("page", "2"))
         let entries = handler.entries
         #expect(entries.count == 1)
         let entry = try #require(entries.first)
         #expect(entry.level == .info)
         #expect("\(entry.message)".hasPrefix("GET https://api.example.com/v1/users?page=2 → 200 ("))
-        #expect(entry.metadata["response_bytes"] == "5")
-        #expect(entry.metadata["http.status"] == "200")
-        #expect(entry.metadata["duration_ms"] != nil)
+        #expect(entry.metadata["http.response.body.size"] == "5")
+        #expect(entry.metadata["http.response.status_code"] == "200")
+        #expect(entry.metadata["http.request.method"] == "GET")
+        #expect(entry.metadata["courier.duration_ms"] != nil)
     }
 
     @Test func redactsSecretsInHeadersAndQueriesAtDebug() async throws {
@@ -90,14 +91,15 @@ import Testing
         #expect(text.contains("username=ada&pin=<redacted>"))
     }
 
-    @Test func logsAFailureWithoutAResponseAtWarning() async throws {
-        let (logger, handler) = logger(.info)
+    @Test func logsAFailureAtItsOwnLevelNeverAsAWarning() async throws {
+        let (logger, handler) = logger(.trace)
         let stub = StubTransport()
         stub.on(.get, "/down", .failure(TransportError(.connectionFailed, "refused")))
         let client = F.client(stub, [LoggingMiddleware(logger: logger)])
         await #expect(throws: APIError.self) { try await client.send(F.text(.get, "/down")) }
-        let entry = try #require(handler.entries.first)
-        #expect(entry.level == .warning)
+        #expect(handler.entries.allSatisfy { $0.level <= .debug })
+        let entry = try #require(handler.entries.last)
+        #expect(entry.level == .debug)
         #expect("\(entry.message)".contains("failed after"))
     }
 
@@ -105,7 +107,7 @@ import Testing
         let (logger, handler) = logger(.info)
         let stub = StubTransport()
         stub.on(.get, "/client/config", .json(#"{"success":true}"#))
-        let client = F.client(stub, [LoggingMiddleware(logger: logger, style: .verbose), AuthenticationMiddleware(.bearer("tok-SECRET"))])
+        let client = F.client(stub, [LoggingMiddleware(logger: logger, level: .info, style: .verbose), AuthenticationMiddleware(.bearer("tok-SECRET"))])
         _ = try await client.send(F.text(.get, "/client/config"))
         let text = allText(handler)
         #expect(handler.entries.count == 1)
@@ -114,6 +116,17 @@ import Testing
             #expect(text.contains(marker), "missing \(marker)")
         }
         #expect(!text.contains("tok-SECRET"))
+    }
+
+    @Test func theTasksLoggerMetadataFlowsIntoCourierLines() async throws {
+        let (logger, handler) = logger(.info)
+        let stub = StubTransport()
+        stub.on(.get, "/x", .text("ok"))
+        let client = F.client(stub, [LoggingMiddleware(logger: logger, level: .info)])
+        var appLogger = Logger(label: "app")
+        appLogger[metadataKey: "request.id"] = "req-42"
+        _ = try await withLogger(appLogger) { _ in try await client.send(F.text(.get, "/x")) }
+        #expect(handler.entries.first?.metadata["request.id"] == "req-42")
     }
 
     @Test func logsNothingBelowTheLoggersLevel() async throws {

@@ -251,7 +251,7 @@ struct FromAlamofireTests {
             configuration: APIConfiguration(baseURL: URL(string: "https://api.example.com")!, logger: logger),
             transport: transport,
             middleware: [
-                LoggingMiddleware(),              // GET https://api.example.com/users/3 → 200 (2 ms, 21 bytes)
+                LoggingMiddleware(level: .info),  // GET https://api.example.com/users/3 → 200 (2 ms, 21 bytes)
                 Timing { operation, status, duration in metrics.record(operation, status, duration) },
             ]
         )

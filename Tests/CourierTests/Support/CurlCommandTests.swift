@@ -56,7 +56,7 @@ struct CurlCommandTests {
         let client = APIClient(configuration: APIConfiguration(baseURL: URL(string: "https://api.example.com")!),
                                transport: stub,
                                // Logging last: it sees the request as the transport gets it, Authorization included.
-                               middleware: [AuthenticationMiddleware(.bearer("tok-SECRET")), LoggingMiddleware(logger: logger, style: .verbose)])
+                               middleware: [AuthenticationMiddleware(.bearer("tok-SECRET")), LoggingMiddleware(logger: logger, level: .info, style: .verbose)])
         _ = try await client.send(Request<Data>(method: .post, path: "/notes", body: .json(["title": "hi"])))
         let text = logging.entries.map { "\($0.message)" }.joined(separator: "\n")
         #expect(text.contains("🧾 cURL: curl -X 'POST' 'https://api.example.com/notes'"))

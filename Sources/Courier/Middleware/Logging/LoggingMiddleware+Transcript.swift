@@ -18,15 +18,20 @@ extension LoggingMiddleware {
         var duration: Duration = .zero
         var outcome: ObservedBody.Outcome?
         var error: (any Error)?
+        /// Metadata of the task's logger, added under Courier's own keys.
+        var ambientMetadata: Logger.Metadata = [:]
 
         var milliseconds: Int { Int((duration.secondsValue * 1000).rounded()) }
 
         var metadata: Logger.Metadata {
-            var metadata: Logger.Metadata = ["http.method": "\(method)", "url": "\(url)", "courier.operation": "\(operation)"]
+            var metadata = ambientMetadata
+            metadata["http.request.method"] = "\(method)"
+            metadata["url.full"] = "\(url)"
+            metadata["courier.operation"] = "\(operation)"
             if attempt > 1 { metadata["courier.attempt"] = "\(attempt)" }
-            if let response { metadata["http.status"] = "\(response.status.code)" }
-            if duration > .zero || response != nil || error != nil { metadata["duration_ms"] = "\(milliseconds)" }
-            if let outcome { metadata["response_bytes"] = "\(outcome.bytes)" }
+            if let response { metadata["http.response.status_code"] = "\(response.status.code)" }
+            if duration > .zero || response != nil || error != nil { metadata["courier.duration_ms"] = "\(milliseconds)" }
+            if let outcome { metadata["http.response.body.size"] = "\(outcome.bytes)" }
             return metadata
         }
 

@@ -11,10 +11,16 @@ import OpenAPIRuntime
 /// LoggingMiddleware(logger: logger, redactedHeaders: ["X-Signature"], redactedQueryItems: ["pub_sign"])
 /// ```
 ///
-/// - At `level` (default `.info`), one line per exchange when it ends (the body read, failed or
-///   dropped): `GET https://api.example.com/v1/users?page=2 → 200 (41 ms, 1532 bytes)`, with
-///   metadata `http.method`, `url`, `http.status`, `duration_ms`, `response_bytes`, `courier.operation`.
-///   A failure without a response is one line at `.warning`.
+/// - At `level` (default `.debug`, as swift-log asks of libraries), one line per exchange when it
+///   ends (the body read, failed or dropped):
+///   `GET https://api.example.com/v1/users?page=2 → 200 (41 ms, 1532 bytes)`, with metadata in
+///   one dotted scheme: `http.request.method`, `url.full`, `http.response.status_code`,
+///   `http.response.body.size`, `courier.duration_ms`, `courier.operation`, `courier.attempt`.
+///   A failure without a response is one line at the same level — never a warning: the caller
+///   gets the error and decides whether it matters. Pass `level: .info` to see every exchange
+///   with a logger at the default level.
+/// - Metadata of the task's logger (`Logger.current`, bound with swift-log's `withLogger`) is
+///   added to every line, so an app's request id flows into Courier's lines.
 /// - At `.debug`, the request and response headers and the first ``maxBodyBytes`` of each body.
 ///   A request body is shown only when it can be read again (it is never consumed); a response
 ///   body is shown as it streams by, never buffered.
@@ -54,7 +60,7 @@ public struct LoggingMiddleware: Middleware {
     ///   - redactedQueryItems: more query parameter names to redact.
     ///   - maxBodyBytes: how much of a body to show (default 1 KiB).
     public init(
-        logger: Logger? = nil, level: Logger.Level = .info, style: Style = .standard,
+        logger: Logger? = nil, level: Logger.Level = .debug, style: Style = .standard,
         redactedHeaders: Set<String> = [], redactedQueryItems: Set<String> = [], maxBodyBytes: Int = 1024
     ) {
         self.logger = logger
@@ -81,6 +87,9 @@ public struct LoggingMiddleware: Middleware {
         var transcript = Transcript(url: MiddlewareSupport.redactedURL(request, extraQueryNames: queryNames),
                                     method: request.method.rawValue, operation: context.operationName, attempt: context.attempt,
                                     redactedNames: redactedNames)
+        // The task's logger (swift-log's `withLogger`) may carry an app's request id: pass it on.
+        let ambient = Logger.current
+        if !ambient.label.isEmpty { transcript.ambientMetadata = ambient.handler.metadata }
         let allRedactedHeaders = context.sensitiveHeaders.isEmpty ? redactedHeaders : redactedHeaders.union(context.sensitiveHeaders)
         if verbose || debug {
             transcript.requestHeaders = Redaction.redact(request.headerFields, extra: allRedactedHeaders)
@@ -96,9 +105,9 @@ public struct LoggingMiddleware: Middleware {
             transcript.duration = start.duration(to: .now)
             transcript.error = error
             if verbose {
-                logger.log(level: max(level, .warning), "\(transcript.verboseText())", metadata: transcript.metadata)
+                logger.log(level: level, "\(transcript.verboseText())", metadata: transcript.metadata)
             } else {
-                logger.warning("\(transcript.summary())", metadata: transcript.metadata)
+                logger.log(level: level, "\(transcript.summary())", metadata: transcript.metadata)
             }
             throw error
         }
