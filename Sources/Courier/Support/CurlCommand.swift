@@ -22,6 +22,8 @@ public struct CurlCommand: Sendable, CustomStringConvertible {
     /// not read: the command then says so).
     ///
     /// - Parameters:
+    ///   - request: the request head (method, URL, header fields).
+    ///   - body: the body's bytes, when they are in memory.
     ///   - revealingSecrets: `true` to keep secret header and query values (for your own
     ///     terminal only; never log the result).
     ///   - sensitiveHeaders: header names to redact beside Courier's list.
