@@ -148,7 +148,7 @@ protocol Clock {
 
 enum UseSites {
     static func examples(transport: any Transport) async throws {
-        let url = URL(string: "https://my-endpoint.com")!
+        let url = URL(string: "https://my-endpoint.example")!
         let service = MyEndpointService(baseURL: url, transport: transport)
         _ = try await service.getPost(id: 7)
         _ = try await service.getPost(id: 7, _queryItems: [URLQueryItem(name: "author", value: "John Smith")])

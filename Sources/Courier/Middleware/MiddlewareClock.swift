@@ -10,11 +10,14 @@ import Foundation
 /// nothing really sleeps:
 ///
 /// ```swift
-/// final class TestClock: MiddlewareClock {
-///     let delays = Locked<[Duration]>([])
-///     let current = Locked(Date(timeIntervalSince1970: 1_700_000_000))
-///     func sleep(for duration: Duration) async throws { delays.withLock { $0.append(duration) } }
-///     func now() -> Date { current.current }
+/// final class TestClock: MiddlewareClock, @unchecked Sendable {   // every access holds `lock`
+///     private let lock = NSLock()
+///     private var waits: [Duration] = []
+///     private var time = Date(timeIntervalSince1970: 1_700_000_000)
+///     var delays: [Duration] { lock.withLock { waits } }
+///     func sleep(for duration: Duration) async throws { lock.withLock { waits.append(duration) } }
+///     func now() -> Date { lock.withLock { time } }
+///     func advance(by seconds: TimeInterval) { lock.withLock { time += seconds } }
 /// }
 /// ```
 public protocol MiddlewareClock: Sendable {
@@ -32,36 +35,6 @@ extension MiddlewareClock {
 extension MiddlewareClock where Self == SystemMiddlewareClock {
     /// Real time: `Task.sleep` and `Date()`.
     public static var system: SystemMiddlewareClock { SystemMiddlewareClock() }
-}
-
-/// A ``MiddlewareClock`` on real time: a cancellable `Task.sleep` and `Date()`.
-public struct SystemMiddlewareClock: MiddlewareClock {
-    /// Creates the clock.
-    public init() {}
-
-    /// Sleeps for `duration`; throws `CancellationError` when the task is cancelled.
-    public func sleep(for duration: Duration) async throws {
-        try await Task.sleep(for: duration)
-    }
-}
-
-/// A ``MiddlewareClock`` that sleeps on any Swift `Clock` whose durations are `Duration` (a
-/// `ContinuousClock`, or a test clock from a library such as swift-clocks) and reads `Date()`.
-///
-/// ```swift
-/// let retry = RetryMiddleware(clock: ClockMiddlewareClock(ContinuousClock()))
-/// ```
-public struct ClockMiddlewareClock<C: Clock>: MiddlewareClock where C.Duration == Duration {
-    private let clock: C
-
-    /// Wraps `clock`.
-    public init(_ clock: C) { self.clock = clock }
-
-    /// Sleeps for `duration` on the wrapped clock; throws `CancellationError` when the task is
-    /// cancelled.
-    public func sleep(for duration: Duration) async throws {
-        try await clock.sleep(until: clock.now.advanced(by: duration), tolerance: nil)
-    }
 }
 
 /// The former name of ``MiddlewareClock``.

@@ -68,7 +68,7 @@ struct FromSnowdropTests {
     }
 
     let transport = StubTransport()
-    let baseURL = URL(string: "https://my-endpoint.com")!
+    let baseURL = URL(string: "https://my-endpoint.example")!
     let screen = Screen()
     func showNotFound() { screen.record("not found") }
     func showError(_ text: String) { screen.record("error: " + text) }
@@ -80,13 +80,13 @@ struct FromSnowdropTests {
         transport.on(.get, "/posts/{id}", .json(Post(id: 7, title: "Hi")))
         transport.on(.get, "/posts", .json([Post(id: 7, title: "Hi")]))
 
-        let service = MyEndpointService(baseURL: URL(string: "https://my-endpoint.com")!, transport: transport)
+        let service = MyEndpointService(baseURL: URL(string: "https://my-endpoint.example")!, transport: transport)
         let post = try await service.getPost(id: 7, author: "John Smith")
         let all = try await service.getAllPosts()
 
         #expect(post == Post(id: 7, title: "Hi"))
         #expect(all.count == 1)
-        #expect(transport.requests.first?.url == "https://my-endpoint.com/posts/7?author=John%20Smith")
+        #expect(transport.requests.first?.url == "https://my-endpoint.example/posts/7?author=John%20Smith")
         #expect(transport.requests.last?.headers[HTTPField.Name("X-DeviceID")!] == "testSim001")
     }
 
@@ -254,6 +254,6 @@ struct FromSnowdropTests {
         }
 
         #expect(screen.events.first == "not found")
-        #expect(screen.events.last?.hasPrefix("error: HTTP 500 for GET https://my-endpoint.com/posts/500") == true)
+        #expect(screen.events.last?.hasPrefix("error: HTTP 500 for GET https://my-endpoint.example/posts/500") == true)
     }
 }
