@@ -53,7 +53,9 @@ struct RequestBuilder: Sendable {
             throw APIError.encodingFailed(request: RequestSummary(method: "?", url: request.path.requestPath.text,
                                                                   operationName: operationName), underlying: error)
         }
-        let target = try resolveTarget(request, method: method, options: options)
+        // The path is read once: it is often a computed property that encodes interpolations.
+        let requestPath = request.path.requestPath
+        let target = try resolveTarget(request, path: requestPath, method: method, options: options)
         var head = HTTPRequest(method: method, scheme: target.scheme, authority: target.authority, path: target.path)
         var summary = RequestSummary(head, operationName: operationName)
         if let queryNames {
@@ -89,13 +91,13 @@ struct RequestBuilder: Sendable {
         }
         head.headerFields = fields
         return PreparedRequest(head: head, body: body, summary: summary, targetsBaseOrigin: target.isBaseOrigin,
-                               urlTemplate: urlTemplate(of: request))
+                               urlTemplate: urlTemplate(of: requestPath))
     }
 
     /// The base URL's path joined with the request path's template, without its query; `nil`
     /// when the template is unknown or the path is an absolute URL.
-    private func urlTemplate<R: APIRequest>(of request: R) -> String? {
-        guard var template = request.path.requestPath.template, !Self.hasScheme(template),
+    private func urlTemplate(of path: RequestPath) -> String? {
+        guard var template = path.template, !Self.hasScheme(template),
               let base = try? self.base.get() else { return nil }
         if let mark = template.utf8.firstIndex(of: UInt8(ascii: "?")) { template = String(template[..<mark]) }
         let joined = base.pathForJoining + (template.hasPrefix("/") || template.isEmpty ? template : "/" + template)
@@ -115,8 +117,8 @@ struct RequestBuilder: Sendable {
     }
 
     /// The scheme, authority and request target (path and query).
-    private func resolveTarget<R: APIRequest>(_ request: R, method: HTTPRequest.Method, options: RequestOptions) throws -> Target {
-        let requestPath = request.path.requestPath
+    private func resolveTarget<R: APIRequest>(_ request: R, path requestPath: RequestPath, method: HTTPRequest.Method,
+                                              options: RequestOptions) throws -> Target {
         if let error = requestPath.error {
             throw APIError.encodingFailed(request: RequestSummary(method: method.rawValue, url: requestPath.text), underlying: error)
         }
