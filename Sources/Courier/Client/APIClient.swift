@@ -37,7 +37,9 @@ public final class APIClient: Sendable {
         self.transport = transport
         self.middleware = middleware
         self.builder = RequestBuilder(configuration: configuration)
-        let follower = RedirectFollower(transport: transport, defaultPolicy: configuration.redirectPolicy)
+        // The cookie jar sits under the redirect follower, so it sees every hop.
+        let wire: any Transport = configuration.cookieJar.map { CookieJarTransport(base: transport, jar: $0) } ?? transport
+        let follower = RedirectFollower(transport: wire, defaultPolicy: configuration.redirectPolicy)
         var handler: HTTPHandler = { request, body, context in
             try await follower.send(request, body: body, context: context)
         }

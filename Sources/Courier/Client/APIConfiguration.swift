@@ -55,6 +55,12 @@ public struct APIConfiguration: Sendable {
     public var redirectPolicy: RedirectPolicy
     /// Where Courier logs (the default drops everything).
     public var logger: Logger
+    /// The client's cookie storage; `nil` (the default) leaves cookies to the transport
+    /// (`URLSessionTransport` keeps its own, in memory; `AsyncHTTPClientTransport` none). With a
+    /// jar, Courier stores and sends cookies itself, the same on every transport, on every
+    /// redirect hop and retry; see ``CookieJar``. Give each client its own jar: clients that
+    /// share one share their cookies.
+    public var cookieJar: CookieJar?
 
     /// Creates a configuration; every argument but `baseURL` has a default.
     public init(

@@ -62,6 +62,12 @@ public struct RequestContext: Sendable {
     /// without the query — `/v1/users/{id}`. `nil` for absolute URLs and paths built at run time.
     public var urlTemplate: String?
 
+    /// Whether the client's ``CookieJar`` (``APIConfiguration/cookieJar``) decides which cookies
+    /// this request carries and stores those the response sets. A transport with a cookie store
+    /// of its own must then neither add cookies nor store `Set-Cookie`, so only one mechanism
+    /// decides (`URLSessionTransport` turns the session's cookie handling off).
+    public var usesCookieJar: Bool = false
+
     /// The status codes the client accepts for this request: its options', else the
     /// configuration's (merged once, when the exchange starts).
     public var acceptableStatusCodes: Set<Int> = RequestContext.successCodes

@@ -1,0 +1,116 @@
+import Foundation
+import Logging
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where a persistent ``CookieJar`` keeps its cookies: one JSON file, replaced whole on every
+/// change by writing a temporary file beside it (created owner-only, `0600`) and renaming it
+/// over the old one, so a crash leaves the old file or the new one, never half of one. A file
+/// that cannot be read or decoded loads as an empty jar, with a warning in the log.
+struct CookieFile: Sendable {
+    /// The file's contents.
+    struct Contents: Codable {
+        var format = "courier-cookies"
+        var version = 1
+        var cookies: [Cookie]
+    }
+
+    let url: URL
+    /// The largest file read back (a file larger than any jar could write is not a cookie file).
+    let maxBytes: Int
+    /// The last revision written, so that a slower writer never replaces a newer file.
+    private let written = Locked(-1)
+
+    init(url: URL, limits: CookieJar.Limits) {
+        self.url = url
+        self.maxBytes = min(256 * 1024 * 1024, limits.maxCookies * (limits.maxCookieBytes + 3 * SetCookieParser.maxAttributeValueBytes))
+    }
+
+    /// The cookies in the file; empty (and a warning logged) when the file is unreadable, too
+    /// large, truncated or not a cookie file. A missing file is a new jar and is not logged.
+    func load(logger: Logger) -> [Cookie] {
+        guard FileManager.default.fileExists(atPath: url.path) else { return [] }
+        do {
+            let handle = try FileHandle(forReadingFrom: url)
+            defer { try? handle.close() }
+            let data = try handle.read(upToCount: maxBytes + 1) ?? Data()
+            guard data.count <= maxBytes else {
+                logger.warning("Cookie file is larger than \(maxBytes) bytes; starting with an empty jar", metadata: ["file.path": "\(url.path)"])
+                return []
+            }
+            let decoder = JSONDecoder()
+            decoder.dateDecodingStrategy = .secondsSince1970
+            let contents = try decoder.decode(Contents.self, from: data)
+            guard contents.format == "courier-cookies", contents.version == 1 else {
+                logger.warning("Cookie file has an unknown format (\(LogSafeText.escape(String(contents.format.prefix(40)))) v\(contents.version)); starting with an empty jar", metadata: ["file.path": "\(url.path)"])
+                return []
+            }
+            return contents.cookies
+        } catch {
+            logger.warning("Cookie file could not be read (\(type(of: error))); starting with an empty jar", metadata: ["file.path": "\(url.path)"])
+            return []
+        }
+    }
+
+    /// Writes `cookies` as `revision`, unless a newer revision was written already. Failures
+    /// are logged: a request never fails because its cookies could not be saved.
+    func save(_ cookies: [Cookie], revision: Int, logger: Logger) {
+        written.withLock { last in
+            guard revision > last else { return }
+            do {
+                let encoder = JSONEncoder()
+                encoder.dateEncodingStrategy = .secondsSince1970
+                encoder.outputFormatting = [.sortedKeys]
+                try Self.replace(url, with: try encoder.encode(Contents(cookies: cookies)))
+                last = revision
+            } catch {
+                logger.warning("Cookie file could not be written: \(error)", metadata: ["file.path": "\(url.path)"])
+            }
+        }
+    }
+
+    /// Writes `data` to a new owner-only temporary file in the same directory, flushes it, and
+    /// renames it over `url`.
+    private static func replace(_ url: URL, with data: Data) throws {
+        let directory = url.deletingLastPathComponent()
+        let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw CookieFileError(operation: "create \(temporary.lastPathComponent)", code: errno) }
+        var failure: CookieFileError?
+        data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let count = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    failure = CookieFileError(operation: "write", code: errno)
+                    return
+                }
+                offset += count
+            }
+        }
+        if failure == nil, fsync(descriptor) != 0 { failure = CookieFileError(operation: "flush", code: errno) }
+        close(descriptor)
+        if failure == nil, rename(temporary.path, url.path) != 0 { failure = CookieFileError(operation: "rename", code: errno) }
+        if let failure {
+            unlink(temporary.path)
+            throw failure
+        }
+        #else
+        try data.write(to: url, options: .atomic)
+        #endif
+    }
+}
+
+/// A system call on the cookie file failed.
+struct CookieFileError: Error, CustomStringConvertible {
+    var operation: String
+    var code: Int32
+    var description: String { "\(operation) failed: \(String(cString: strerror(code)))" }
+}

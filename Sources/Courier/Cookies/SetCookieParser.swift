@@ -1,0 +1,114 @@
+import Foundation
+
+/// Parses `Set-Cookie` header values the way RFC 6265 §5.2 tells user agents to: leniently
+/// (unknown or malformed attributes are ignored, not fatal), in one pass over the text, and
+/// with the size limits of RFC 6265bis so a hostile server cannot make the jar hold more than
+/// it should.
+///
+/// Hand-written because nothing in the core's dependencies parses cookies: Foundation's
+/// `HTTPCookie` lives in FoundationNetworking on Linux (which the core does not link), splits
+/// headers on commas, and applies neither §5.2's attribute rules nor a public-suffix check.
+package enum SetCookieParser {
+    /// The most bytes a cookie's name and value may have together (RFC 6265bis §5.6, as
+    /// browsers enforce); a longer cookie is ignored whole.
+    package static let maxNameValueBytes = 4096
+    /// The most bytes an attribute value may have (RFC 6265bis §5.6); a longer attribute is
+    /// ignored.
+    package static let maxAttributeValueBytes = 1024
+
+    /// Parses one `Set-Cookie` value; `nil` when RFC 6265 says to ignore it (no `=`, an empty
+    /// name, control characters, or a name and value longer than `maxNameValueBytes`).
+    package static func parse(_ header: String, maxNameValueBytes: Int = maxNameValueBytes) -> SetCookie? {
+        let text = Substring(header)
+        let nameValue: Substring
+        let attributes: Substring?
+        if let semicolon = text.firstIndex(of: ";") {
+            nameValue = text[..<semicolon]
+            attributes = text[text.index(after: semicolon)...]
+        } else {
+            nameValue = text
+            attributes = nil
+        }
+        guard let equals = nameValue.firstIndex(of: "=") else { return nil }
+        let name = trimmed(nameValue[..<equals])
+        let value = trimmed(nameValue[nameValue.index(after: equals)...])
+        guard !name.isEmpty, name.utf8.count + value.utf8.count <= maxNameValueBytes,
+              !containsControlCharacters(name), !containsControlCharacters(value) else { return nil }
+        var cookie = SetCookie(name: String(name), value: String(value))
+        if let attributes {
+            for attribute in attributes.split(separator: ";", omittingEmptySubsequences: true) {
+                apply(attribute, to: &cookie)
+            }
+        }
+        return cookie
+    }
+
+    /// Applies one `name=value` or flag attribute (§5.2.1–§5.2.6 and RFC 6265bis' `SameSite`).
+    /// The last occurrence of an attribute wins.
+    private static func apply(_ attribute: Substring, to cookie: inout SetCookie) {
+        let name: Substring
+        let value: Substring
+        if let equals = attribute.firstIndex(of: "=") {
+            name = trimmed(attribute[..<equals])
+            value = trimmed(attribute[attribute.index(after: equals)...])
+        } else {
+            name = trimmed(attribute)
+            value = ""
+        }
+        // The longest attribute name is 8 bytes ("samesite"): anything longer is none of them,
+        // and is not lowercased (a hostile name could be megabytes).
+        guard name.utf8.count <= 8, value.utf8.count <= maxAttributeValueBytes else { return }
+        switch name.lowercased() {
+        case "expires":
+            if let date = CookieDate.parse(value) { cookie.expires = date }
+        case "max-age":
+            if let seconds = maxAge(value) { cookie.maxAge = seconds }
+        case "domain":
+            // An empty Domain is ignored (RFC 6265bis §5.6.3); a leading dot is dropped.
+            var domain = value
+            if domain.first == "." { domain = domain.dropFirst() }
+            if !domain.isEmpty { cookie.domain = domain.lowercased() }
+        case "path":
+            cookie.path = value.first == "/" ? String(value) : nil
+        case "secure":
+            cookie.isSecure = true
+        case "httponly":
+            cookie.isHTTPOnly = true
+        case "samesite":
+            cookie.sameSite = Cookie.SameSite(attributeValue: value)
+        default:
+            break
+        }
+    }
+
+    /// `Max-Age`'s value (§5.2.2): an optional `-` then digits only, else ignored. Saturates
+    /// instead of overflowing.
+    private static func maxAge(_ value: Substring) -> Int64? {
+        var digits = value.utf8[...]
+        var negative = false
+        if digits.first == UInt8(ascii: "-") { negative = true; digits = digits.dropFirst() }
+        guard !digits.isEmpty, digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+        var result: Int64 = 0
+        for digit in digits {
+            let (times10, overflow1) = result.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times10.addingReportingOverflow(Int64(digit - UInt8(ascii: "0")))
+            if overflow1 || overflow2 { result = .max; break }
+            result = sum
+        }
+        return negative ? -result : result
+    }
+
+    /// Removes leading and trailing spaces and tabs (RFC 6265's WSP).
+    private static func trimmed(_ text: Substring) -> Substring {
+        var text = text
+        while let first = text.first, first == " " || first == "\t" { text = text.dropFirst() }
+        while let last = text.last, last == " " || last == "\t" { text = text.dropLast() }
+        return text
+    }
+
+    /// Whether `text` holds a control character other than tab (RFC 6265bis §5.6: such a
+    /// cookie is ignored).
+    private static func containsControlCharacters(_ text: Substring) -> Bool {
+        text.utf8.contains { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }
+    }
+}
