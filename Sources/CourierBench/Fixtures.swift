@@ -20,6 +20,10 @@ enum Fixtures {
     static let usersPath = "/users"
     /// The path of the 1 MiB binary body.
     static let largePath = "/large"
+    /// The path of a body generated at the size asked for (`?bytes=N`).
+    static let generatedPath = "/generated"
+    /// The path that reads a request body to its end and answers with its length.
+    static let uploadPath = "/upload"
     /// The size of the large body: 1 MiB.
     static let largeSize = 1 << 20
 

@@ -2,9 +2,10 @@ import Foundation
 
 /// What `courier-bench` was asked to do, parsed from the command line.
 ///
-/// The benchmark has four modes: the full comparison (the default), a short `--quick` version
-/// for CI smoke, the loopback server it spawns (`--serve`), and the stubbed-transport
-/// micro-benchmark (`--micro N`) meant to run under `valgrind --tool=callgrind`.
+/// The benchmark's modes: the full comparison (the default), a short `--quick` version for CI
+/// smoke, the loopback server it spawns (`--serve`), the stubbed-transport micro-benchmark
+/// (`--micro N`) meant to run under `valgrind --tool=callgrind`, the large-transfer memory
+/// probes (`--transfers`), and the comparison of two `--json` outputs (`--compare`).
 struct Options: Sendable {
     /// The mode the process runs in.
     enum Mode: Sendable, Equatable {
@@ -16,11 +17,20 @@ struct Options: Sendable {
         case micro(count: Int, path: MicroPath)
         /// Run one memory probe against a running server (spawned by the benchmark itself).
         case probe(client: String, workload: String, port: Int)
+        /// Measure the large transfers' memory, each case in a child process.
+        case transfers
+        /// Run one transfer case against a running server (spawned by `--transfers`).
+        case transferProbe(transfer: String, transport: String, port: Int, bytes: Int)
+        /// Print the ratio changes between two `--json` outputs.
+        case compare(before: String, after: String)
         /// Print the help text.
         case help
     }
 
     /// Which path the micro-benchmark drives.
+    ///
+    /// Each path does one more stage than the one before, so the differences between them are
+    /// the stages (Scripts/callgrind-stages.sh): `stub` ⊂ `build` ⊂ `open` ⊂ `data` ⊂ `courier`.
     enum MicroPath: String, Sendable, CaseIterable {
         /// Courier's `send` of a typed request over a stub transport, JSON decoding included.
         case courier
@@ -28,6 +38,15 @@ struct Options: Sendable {
         case middleware
         /// The same JSON decoded by a bare `JSONDecoder`, the floor Courier is compared with.
         case decode
+        /// The stub transport's own `send`, called directly (no Courier), to subtract.
+        case stub
+        /// `prepare`: the request built into an `HTTPRequest` head (and body), nothing sent.
+        case build
+        /// `stream(for:)` with the body left unread: build, request context, the middleware
+        /// chain, the redirect follower, the (stub) transport call and the status check.
+        case open
+        /// `data(for:)`: `open` and the body collected into `Data` under the size limit.
+        case data
     }
 
     /// What the process does (the full benchmark unless a flag says otherwise).
@@ -54,6 +73,16 @@ struct Options: Sendable {
     var skipMemory = false
     /// Only scenarios whose family or key is in this set run (`nil`: all).
     var families: Set<String>?
+    /// `--only` runs exactly the scenarios named, without their pairs' baselines (for counting
+    /// one scenario's instructions under callgrind).
+    var exactSelection = false
+    /// `httpMaximumConnectionsPerHost` for the same-configuration URLSession pair (`nil`: the
+    /// transport's default configuration).
+    var maxConnectionsPerHost: Int?
+    /// Runs per transfer case (`--transfers`).
+    var transferRuns = 3
+    /// The size of each large transfer, in bytes (`--transfers`).
+    var transferBytes = 256 << 20
 
     /// The help text printed by `--help`.
     static let help = """
@@ -62,17 +91,24 @@ struct Options: Sendable {
     USAGE
       swift run -c release courier-bench [--json] [--rounds N] [--only ahc,urlsession,middleware]
       swift run courier-bench --quick          short smoke run (CI, debug builds)
-      courier-bench --micro N [--path courier|middleware|decode]
+      swift run -c release courier-bench --transfers [--runs N] [--transfer-mib N]
+                                               memory of 256 MiB uploads, downloads and a stalled reader
+      courier-bench --compare before.json after.json
+                                               ratio changes between two --json outputs, one line per pair
+      courier-bench --micro N [--path courier|middleware|decode|stub|build|open|data]
                                                N stubbed requests, for valgrind --tool=callgrind
+                                               (Scripts/callgrind-stages.sh gives per-stage counts)
       courier-bench --serve                    the loopback server alone (prints its port)
 
     The benchmark spawns itself with --serve as the HTTP/1.1 server on 127.0.0.1, so the
     server's CPU time is not counted as the client's, then runs, interleaved: raw
     AsyncHTTPClient; Courier over AsyncHTTPClientTransport, with a typed APIRequest and through
     a @Service macro client; Courier with logging, retry and auth middleware;
-    raw URLSession; Courier over URLSessionTransport — each sequentially and with many requests
-    in flight. Figures are medians over rounds with min–max; ratios are Courier divided by
-    raw, computed round by round in the same run.
+    raw URLSession; Courier over URLSessionTransport — the raw clients configured as Courier
+    configures its own — and, default against default, HTTPClient.shared and URLSession.shared
+    against Courier's default transports; each sequentially and with many requests in flight.
+    Figures are medians over rounds with min–max; ratios are Courier divided by raw, computed
+    round by round in the same run; the server counts the connections each run opened.
 
     OPTIONS
       --json              print one JSON object (figures and `ratios`) as the last line
@@ -86,12 +122,26 @@ struct Options: Sendable {
                           so both sides put the same request on the wire
       --port N            use a server already running on 127.0.0.1:N (start one with --serve)
                           instead of spawning it; for profiling under valgrind or perf
-      --only LIST         only these families (ahc, urlsession, middleware) or scenario keys
-                          (ahc.raw, ahc.courier, ahc.service, middleware.stack, urlsession.raw,
-                          urlsession.courier)
+      --only LIST         only these families (ahc, urlsession, middleware, defaults), pairs
+                          (ahc.default, urlsession.default…) or scenario keys (ahc.raw,
+                          ahc.courier, ahc.service, middleware.stack, urlsession.raw,
+                          urlsession.courier, ahc.default.raw, ahc.default.courier,
+                          urlsession.default.raw); a pair's baseline comes along
+      --exactly LIST      like --only, without the baselines (profiling one scenario)
+      --max-connections-per-host N
+                          httpMaximumConnectionsPerHost for urlsession.raw and urlsession.courier
+                          (default: URLSessionTransport.defaultConfiguration()'s)
       --micro N           run N requests through a stub transport and exit
       --path P            with --micro: `courier` (send + decode), `middleware` (the same with
-                          logging, retry and auth) or `decode` (JSONDecoder only)
+                          logging, retry and auth), `decode` (JSONDecoder only), `stub` (the
+                          stub transport alone), `build` (prepare), `open` (stream(for:), body
+                          unread) or `data` (data(for:), body collected)
+      --transfers         upload a file, download to a file, hold a stalled bytes(for:) reader
+                          (256 MiB each) over both transports, each case in a child process;
+                          prints the peak resident memory growth per case
+      --runs N            with --transfers: runs per case (default 3)
+      --transfer-mib N    with --transfers: the size of each transfer in MiB (default 256)
+      --compare A B       print the ratio changes from A to B (files of --json output)
       --serve             run the loopback server; prints its port, stops when stdin closes
       -h, --help          this text
     """
@@ -102,6 +152,7 @@ struct Options: Sendable {
         var microCount: Int?
         var microPath = MicroPath.courier
         var probe: (client: String, workload: String, port: Int)?
+        var transferProbe: (transfer: String, transport: String, port: Int, bytes: Int)?
         var iterator = arguments.makeIterator()
         func value(_ flag: String) throws -> String {
             guard let value = iterator.next() else { throw OptionsError("\(flag) needs a value") }
@@ -130,20 +181,39 @@ struct Options: Sendable {
             case "--concurrent": options.concurrentRequests = try number(argument)
             case "--in-flight": options.inFlight = try number(argument)
             case "--only": options.families = Set(try value(argument).split(separator: ",").map(String.init))
+            case "--exactly":
+                options.families = Set(try value(argument).split(separator: ",").map(String.init))
+                options.exactSelection = true
+            case "--max-connections-per-host": options.maxConnectionsPerHost = try number(argument)
             case "--micro": microCount = try number(argument)
             case "--path":
                 let text = try value(argument)
-                guard let path = MicroPath(rawValue: text) else { throw OptionsError("--path is courier, middleware or decode, not \(text)") }
+                guard let path = MicroPath(rawValue: text) else {
+                    throw OptionsError("--path is one of \(MicroPath.allCases.map(\.rawValue).joined(separator: ", ")), not \(text)")
+                }
                 microPath = path
             case "--probe":
                 let client = try value(argument)
                 let workload = try value(argument)
                 probe = (client, workload, try number(argument))
+            case "--transfers": options.mode = .transfers
+            case "--runs": options.transferRuns = try number(argument)
+            case "--transfer-mib": options.transferBytes = try number(argument) << 20
+            case "--transfer-probe":
+                let transfer = try value(argument)
+                let transport = try value(argument)
+                transferProbe = (transfer, transport, try number(argument), try number(argument))
+            case "--compare":
+                options.mode = .compare(before: try value(argument), after: try value(argument))
             default: throw OptionsError("unknown argument \(argument) (see --help)")
             }
         }
         if options.mode == .benchmark, let microCount { options.mode = .micro(count: microCount, path: microPath) }
         if options.mode == .benchmark, let probe { options.mode = .probe(client: probe.client, workload: probe.workload, port: probe.port) }
+        if options.mode == .benchmark, let transferProbe {
+            options.mode = .transferProbe(transfer: transferProbe.transfer, transport: transferProbe.transport,
+                                          port: transferProbe.port, bytes: transferProbe.bytes)
+        }
         return options
     }
 }

@@ -24,6 +24,12 @@ let status = MainThread.runBlocking {
         try await MicroBenchmark.run(count: count, path: path)
     case .probe(let client, let workload, let port):
         try await MemoryProbe.run(client: client, workload: workload, port: port)
+    case .transfers:
+        try await TransferProbe.runAll(options)
+    case .transferProbe(let transfer, let transport, let port, let bytes):
+        try await TransferProbe.run(transfer: transfer, transport: transport, port: port, bytes: bytes)
+    case .compare(let before, let after):
+        try Comparison.run(before: before, after: after)
     case .benchmark:
         try await BenchmarkRun.run(options)
     }

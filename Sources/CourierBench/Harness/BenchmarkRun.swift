@@ -3,12 +3,18 @@ import Foundation
 /// The whole benchmark: start the server process, build every scenario, run the interleaved
 /// rounds and the memory probes, print the table (and the JSON line).
 enum BenchmarkRun {
-    /// The pairs whose ratios are reported, with the targets.
+    /// The pairs whose ratios are reported, with the issues' targets: first the
+    /// same-configuration pairs (the raw client is given Courier's configuration, so the ratio is
+    /// Courier's own work), then default against default (each side as it comes).
     static let pairs: [Pair] = [
         Pair(key: "ahc", subject: "ahc.courier", baseline: "ahc.raw", cpuTarget: 1.10, rpsTarget: 0.95),
         Pair(key: "ahc.service", subject: "ahc.service", baseline: "ahc.raw", cpuTarget: 1.10, rpsTarget: 0.95),
         Pair(key: "urlsession", subject: "urlsession.courier", baseline: "urlsession.raw", cpuTarget: 1.05, rpsTarget: nil),
-        Pair(key: "middleware", subject: "middleware.stack", baseline: "ahc.courier", cpuTarget: 1.15, rpsTarget: nil),
+        Pair(key: "middleware", subject: "middleware.stack", baseline: "ahc.courier", cpuTarget: 1.10, rpsTarget: nil),
+        Pair(key: "ahc.default", subject: "ahc.default.courier", baseline: "ahc.default.raw", cpuTarget: 0.85, rpsTarget: 1.00,
+             isDefaultVersusDefault: true),
+        Pair(key: "urlsession.default", subject: "urlsession.courier", baseline: "urlsession.default.raw", cpuTarget: 1.05, rpsTarget: nil,
+             isDefaultVersusDefault: true),
     ]
 
     /// Runs the benchmark as `options` say.
@@ -21,28 +27,49 @@ enum BenchmarkRun {
         log("server on port \(server.port); \(options.rounds) rounds, \(options.sequentialRequests) sequential, \(options.concurrentRequests) at \(options.inFlight) in flight")
 
         let ahc = AHCScenarios(baseURL: server.baseURL)
-        let urlSession = URLSessionScenarios(baseURL: server.baseURL)
+        let urlSession = URLSessionScenarios(baseURL: server.baseURL, maxConnectionsPerHost: options.maxConnectionsPerHost)
+        let defaults = DefaultScenarios(baseURL: server.baseURL)
         var scenarios = ahc.scenarios(baseURL: server.baseURL, sameHeaders: options.sameHeaders)
         scenarios += ServiceScenarios.scenarios(ahc: ahc)
         scenarios += MiddlewareScenarios.scenarios(baseURL: server.baseURL, ahc: ahc)
         scenarios += urlSession.scenarios(baseURL: server.baseURL, sameHeaders: options.sameHeaders)
-        let wanted = scenarios.filter { scenario in
-            guard let families = options.families else { return true }
-            // A pair needs its baseline: middleware is measured against ahc.courier.
-            return families.contains(scenario.family) || families.contains(scenario.key)
-                || (families.contains("middleware") && scenario.key == "ahc.courier")
-        }
+        scenarios += defaults.scenarios(baseURL: server.baseURL)
+        let wanted = options.exactSelection
+            ? scenarios.filter { options.families?.contains($0.key) ?? true }
+            : selected(scenarios, families: options.families)
 
-        let results = try await Rounds(scenarios: wanted, options: options).run(progress: log)
+        let results = try await Rounds(scenarios: wanted, options: options, connections: { server.acceptedConnections() })
+            .run(progress: log)
         try await ahc.shutdown()
         urlSession.shutdown()
 
         var memory: [MemoryProbe.Result] = []
         if !options.quick && !options.skipMemory {
-            memory = try MemoryProbe.runAll(port: server.port, families: options.families, log: log)
+            let keys = Set(wanted.map(\.key))
+            memory = try MemoryProbe.runAll(port: server.port, clients: MemoryProbe.clients.filter(keys.contains), log: log)
         }
         let report = Report(options: options, scenarios: wanted, results: results, pairs: pairs, memory: memory)
         print(report.table())
         if options.json { print(try report.jsonLine()) }
+    }
+
+    /// The scenarios `--only` asks for (all without it): those whose family or key is named,
+    /// both sides of a pair whose key is named, the baseline of every pair whose subject runs
+    /// (a ratio needs both sides), and the subject of a default-against-default pair whose
+    /// baseline runs.
+    static func selected(_ scenarios: [Scenario], families: Set<String>?) -> [Scenario] {
+        guard let families else { return scenarios }
+        var keys = Set(scenarios.filter { families.contains($0.family) || families.contains($0.key) }.map(\.key))
+        for pair in pairs where families.contains(pair.key) {
+            keys.formUnion([pair.subject, pair.baseline])
+        }
+        for pair in pairs where keys.contains(pair.subject) {
+            keys.insert(pair.baseline)
+        }
+        // Default against default: a raw default client asked for brings Courier's default.
+        for pair in pairs where pair.isDefaultVersusDefault && keys.contains(pair.baseline) {
+            keys.insert(pair.subject)
+        }
+        return scenarios.filter { keys.contains($0.key) }
     }
 }

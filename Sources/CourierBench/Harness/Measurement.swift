@@ -10,6 +10,9 @@ struct Measurement: Sendable, Codable {
     var currentRSS: Int
     /// Open file descriptors right after the run (sockets included).
     var openFiles: Int
+    /// TCP connections the server accepted during the run (`nil` when the server is not ours
+    /// to ask: `--port`).
+    var connectionsOpened: Int?
 }
 
 /// How requests are issued in a run.

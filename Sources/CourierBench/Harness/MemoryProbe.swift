@@ -28,16 +28,17 @@ enum MemoryProbe {
         var peakAboveBaseline: Int { max(0, peakRSS - baselineRSS) }
     }
 
-    /// The clients probed.
-    static let clients = ["ahc.raw", "ahc.courier", "urlsession.raw", "urlsession.courier"]
+    /// The clients probed (scenario keys).
+    static let clients = ["ahc.raw", "ahc.courier", "urlsession.raw", "urlsession.courier",
+                          "ahc.default.raw", "ahc.default.courier", "urlsession.default.raw"]
     /// Rounds of the `flat` workload.
     static let flatRounds = 5
 
-    /// Runs every probe as a child process and collects their results.
-    static func runAll(port: Int, families: Set<String>?, log: (String) -> Void) throws -> [Result] {
+    /// Runs every probe of `clients` as a child process and collects their results.
+    static func runAll(port: Int, clients: [String], log: (String) -> Void) throws -> [Result] {
         var results: [Result] = []
         for workload in ["large", "flat"] {
-            for client in clients where families.map({ $0.contains(client) || $0.contains(String(client.prefix { $0 != "." })) }) ?? true {
+            for client in clients {
                 let output = try ServerProcess.runChild(["--probe", client, workload, String(port)])
                 guard let line = output.split(separator: "\n").last,
                       let result = try? JSONDecoder().decode(Result.self, from: Data(line.utf8)) else {

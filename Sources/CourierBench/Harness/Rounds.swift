@@ -5,6 +5,8 @@ struct Rounds {
     let scenarios: [Scenario]
     /// The run's settings.
     let options: Options
+    /// The server's accepted-connection count (`nil` when it cannot be asked).
+    var connections: @Sendable () -> Int? = { nil }
 
     /// Every measurement, by scenario key, then mode, in round order.
     typealias Results = [String: [RunMode: [Measurement]]]
@@ -24,7 +26,7 @@ struct Rounds {
                 let requests = mode == .sequential ? options.sequentialRequests : options.concurrentRequests
                 for offset in 0..<scenarios.count {
                     let scenario = scenarios[(offset + round) % scenarios.count]
-                    let measurement = try await Runner.measure(scenario, mode: mode, requests: requests, inFlight: options.inFlight)
+                    let measurement = try await Runner.measure(scenario, mode: mode, requests: requests, inFlight: options.inFlight, connections: connections)
                     results[scenario.key, default: [:]][mode, default: []].append(measurement)
                 }
             }

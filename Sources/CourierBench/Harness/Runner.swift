@@ -3,8 +3,11 @@ import Courier
 /// Runs a scenario for a number of requests and measures it.
 enum Runner {
     /// Sends `requests` requests through `scenario`, one at a time or `inFlight` at a time, and
-    /// returns the client's CPU per request and the throughput.
-    static func measure(_ scenario: Scenario, mode: RunMode, requests: Int, inFlight: Int) async throws -> Measurement {
+    /// returns the client's CPU per request and the throughput. `connections` reads the
+    /// server's accepted-connection count, before and after the run.
+    static func measure(_ scenario: Scenario, mode: RunMode, requests: Int, inFlight: Int,
+                        connections: @Sendable () -> Int? = { nil }) async throws -> Measurement {
+        let acceptedBefore = connections()
         let clock = ContinuousClock()
         let before = ResourceUsage.now()
         let start = clock.now
@@ -16,13 +19,15 @@ enum Runner {
         }
         let elapsed = start.duration(to: clock.now)
         let after = ResourceUsage.now()
+        let acceptedAfter = connections()
         let seconds = elapsed.secondsValue
         return Measurement(
             cpuMicros: (after.cpuSeconds - before.cpuSeconds) / Double(requests) * 1e6,
             requestsPerSecond: Double(requests) / seconds,
             peakRSS: after.peakRSS,
             currentRSS: ResourceUsage.currentRSS(),
-            openFiles: ResourceUsage.openFileDescriptors())
+            openFiles: ResourceUsage.openFileDescriptors(),
+            connectionsOpened: acceptedAfter.flatMap { after in acceptedBefore.map { after - $0 } })
     }
 
     /// Runs `operation` `requests` times with `inFlight` workers, each taking its share.

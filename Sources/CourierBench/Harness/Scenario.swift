@@ -7,7 +7,7 @@ struct Scenario: Sendable {
     let key: String
     /// A human label for the table.
     let label: String
-    /// The family it belongs to (`ahc`, `urlsession`, `middleware`), for `--only`.
+    /// The family it belongs to (`ahc`, `urlsession`, `middleware`, `defaults`), for `--only`.
     let family: String
     /// Sends one request and decodes its response.
     let perform: @Sendable () async throws -> Void
@@ -25,4 +25,7 @@ struct Pair: Sendable {
     let cpuTarget: Double
     /// The least the requests/s ratio may be (`nil`: no target).
     let rpsTarget: Double?
+    /// Whether both sides run with their defaults (`false`: the raw side is given Courier's
+    /// configuration, so the pair measures Courier's own work).
+    var isDefaultVersusDefault = false
 }

@@ -1,28 +1,29 @@
 import Courier
 import Foundation
+import HTTPTypes
 
-/// `courier-bench --micro N [--path courier|middleware|decode]`: N requests through Courier
-/// over a ``FixedTransport`` (request building, pipeline, body collection, JSON decoding), with
-/// no middleware or with the default stack, or N bare `JSONDecoder` decodes of the same bytes,
-/// the floor to subtract.
+/// `courier-bench --micro N [--path P]`: N requests through Courier over a ``FixedTransport``
+/// (no network, no event loop), stopping after a given stage, or N bare `JSONDecoder` decodes
+/// of the same bytes, the floor to subtract.
 ///
 /// Made to run under callgrind, whose instruction counts are reproducible from run to run:
 ///
 /// ```
-/// valgrind --tool=callgrind --callgrind-out-file=/dev/null courier-bench --micro 1000
-/// valgrind --tool=callgrind --callgrind-out-file=/dev/null courier-bench --micro 11000
+/// valgrind --tool=callgrind --callgrind-out-file=/dev/null courier-bench --micro 1000 --path open
+/// valgrind --tool=callgrind --callgrind-out-file=/dev/null courier-bench --micro 3000 --path open
 /// ```
 ///
-/// (instructions of the second − the first) / 10,000 is the cost of one request, start-up
-/// excluded; do the same with `--path decode` for the decoding floor.
+/// (instructions of the second − the first) / 2,000 is the cost of one request, start-up
+/// excluded. Each path does one more stage than the one before (see ``Options/MicroPath``), so
+/// the differences are the stages; `Scripts/callgrind-stages.sh` does the arithmetic.
 enum MicroBenchmark {
     /// Runs `count` requests through `path` and prints what it did (never a time).
     static func run(count: Int, path: Options.MicroPath) async throws {
+        let configuration = APIConfiguration(baseURL: URL(string: "http://bench.invalid/api")!)
+        let client = APIClient(configuration: configuration, transport: FixedTransport(),
+                               middleware: path == .middleware ? MiddlewareScenarios.defaultStack().middleware : [])
         switch path {
         case .courier, .middleware:
-            let configuration = APIConfiguration(baseURL: URL(string: "http://bench.invalid/api")!)
-            let client = APIClient(configuration: configuration, transport: FixedTransport(),
-                                   middleware: path == .middleware ? MiddlewareScenarios.defaultStack().middleware : [])
             for _ in 0..<count {
                 try await client.send(ListUsers()).check()
             }
@@ -32,7 +33,38 @@ enum MicroBenchmark {
             for _ in 0..<count {
                 try decoder.decode([BenchUser].self, from: bytes).check()
             }
+        case .stub:
+            let transport = FixedTransport()
+            let (head, _) = try client.prepare(ListUsers())
+            let context = RequestContext(operationName: "ListUsers", baseURL: configuration.baseURL)
+            for _ in 0..<count {
+                let (response, body) = try await transport.send(head, body: nil, context: context)
+                try check(response, body: body)
+            }
+        case .build:
+            for _ in 0..<count {
+                let (head, _) = try client.prepare(ListUsers())
+                guard head.method == .get else { throw UnexpectedAnswer(description: "built \(head.method)") }
+            }
+        case .open:
+            for _ in 0..<count {
+                let streamed = try await client.stream(for: ListUsers())
+                try check(streamed.response, body: streamed.body)
+            }
+        case .data:
+            for _ in 0..<count {
+                let (response, data) = try await client.data(for: ListUsers())
+                guard response.status == .ok, data.count == Fixtures.usersJSON.count else {
+                    throw UnexpectedAnswer(description: "HTTP \(response.status.code), \(data.count) bytes")
+                }
+            }
         }
         print("micro: \(count) requests through \(path.rawValue)")
+    }
+
+    /// Throws unless the stub's answer came back (body left unread, as a caller that only
+    /// needs the head would leave it).
+    private static func check(_ response: HTTPResponse, body: (some Any)?) throws {
+        guard response.status == .ok, body != nil else { throw UnexpectedAnswer(description: "HTTP \(response.status.code)") }
     }
 }

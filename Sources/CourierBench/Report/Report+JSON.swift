@@ -3,7 +3,9 @@ import Foundation
 extension Report {
     /// One JSON object on one line: `ratios` (medians, keyed `ahc.sequential.cpu`…,
     /// `middleware.cpu`), `ratioRanges` (min–max), `targets` (met or not), `scenarios` (the raw
-    /// figures per scenario and mode) and `memory` (the probes).
+    /// figures per scenario and mode, with the connections each run opened), `memory` (the
+    /// probes), `peakDeltas` (a pair's peak RSS at 64 in flight, Courier − raw, in bytes) and
+    /// `pairs` (each pair's sides, for `--compare`).
     func jsonLine() throws -> String {
         var object: [String: Any] = [:]
         var ratios: [String: Double] = [:]
@@ -31,6 +33,7 @@ extension Report {
                     "peakRSSBytes": runs.map(\.peakRSS).max() ?? 0,
                     "rssAfterRoundBytes": runs.map(\.currentRSS),
                     "openFilesAfterRound": runs.map(\.openFiles),
+                    "connectionsOpened": runs.compactMap(\.connectionsOpened),
                 ]
             }
             figures[scenario.key] = modes
@@ -41,6 +44,10 @@ extension Report {
              "peakRSSBytes": probe.peakRSS, "peakAboveBaselineBytes": probe.peakAboveBaseline,
              "rssAfterRoundBytes": probe.roundRSS, "openFilesAfterRound": probe.roundOpenFiles]
         }
+        object["peakDeltas"] = Dictionary(uniqueKeysWithValues: peakDeltas().map { ($0.pair, $0.bytes) })
+        object["pairs"] = Dictionary(uniqueKeysWithValues: pairs.map { pair in
+            (pair.key, ["subject": pair.subject, "baseline": pair.baseline, "defaultVersusDefault": pair.isDefaultVersusDefault] as [String: Any])
+        })
         object["settings"] = ["rounds": options.rounds, "sequentialRequests": options.sequentialRequests,
                               "concurrentRequests": options.concurrentRequests, "inFlight": options.inFlight, "quick": options.quick]
         let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])

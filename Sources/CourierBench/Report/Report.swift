@@ -19,6 +19,8 @@ struct Report {
     struct Ratio {
         /// The JSON key, e.g. `ahc.sequential.cpu`.
         var key: String
+        /// The pair's key, e.g. `ahc`.
+        var pairKey: String
         /// Median, min and max over rounds.
         var summary: Summary
         /// The target (`nil`: none).
@@ -47,8 +49,8 @@ struct Report {
                 let count = min(s.count, b.count)
                 let cpu = (0..<count).map { s[$0].cpuMicros / b[$0].cpuMicros }
                 let rps = (0..<count).map { s[$0].requestsPerSecond / b[$0].requestsPerSecond }
-                ratios.append(Ratio(key: "\(pair.key).\(mode.rawValue).cpu", summary: Summary(cpu), target: pair.cpuTarget, isUpperBound: true))
-                ratios.append(Ratio(key: "\(pair.key).\(mode.rawValue).rps", summary: Summary(rps), target: pair.rpsTarget, isUpperBound: false))
+                ratios.append(Ratio(key: "\(pair.key).\(mode.rawValue).cpu", pairKey: pair.key, summary: Summary(cpu), target: pair.cpuTarget, isUpperBound: true))
+                ratios.append(Ratio(key: "\(pair.key).\(mode.rawValue).rps", pairKey: pair.key, summary: Summary(rps), target: pair.rpsTarget, isUpperBound: false))
             }
             if pair.key == "middleware", let sequential = ratios.first(where: { $0.key == "middleware.sequential.cpu" }) {
                 var alias = sequential
@@ -57,5 +59,27 @@ struct Report {
             }
         }
         return ratios
+    }
+
+    /// A pair's peak resident memory at 64 in flight, subject minus baseline, each measured in
+    /// its own process (the `flat` probe).
+    struct PeakDelta {
+        /// The pair's key.
+        var pair: String
+        /// The subject's scenario key.
+        var subject: String
+        /// The baseline's scenario key.
+        var baseline: String
+        /// Subject's peak − baseline's peak, in bytes (negative: Courier used less).
+        var bytes: Int
+    }
+
+    /// The peak differences of every pair whose two sides were probed.
+    func peakDeltas() -> [PeakDelta] {
+        let peaks = Dictionary(memory.filter { $0.workload == "flat" }.map { ($0.client, $0.peakRSS) }, uniquingKeysWith: max)
+        return pairs.compactMap { pair in
+            guard let subject = peaks[pair.subject], let baseline = peaks[pair.baseline] else { return nil }
+            return PeakDelta(pair: pair.key, subject: pair.subject, baseline: pair.baseline, bytes: subject - baseline)
+        }
     }
 }

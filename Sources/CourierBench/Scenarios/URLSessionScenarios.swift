@@ -15,10 +15,21 @@ struct URLSessionScenarios {
     /// Courier over its own `URLSessionTransport`, with no middleware.
     let client: APIClient
 
-    /// Creates both for `baseURL`.
-    init(baseURL: URL) {
-        session = URLSession(configuration: URLSessionTransport.defaultConfiguration())
-        client = APIClient(configuration: APIConfiguration(baseURL: baseURL), transport: URLSessionTransport())
+    /// Creates both for `baseURL`. With `maxConnectionsPerHost`, both sessions get that
+    /// `httpMaximumConnectionsPerHost` instead of the default configuration's (to measure
+    /// connection reuse under other settings); without it Courier's side is `URLSessionTransport()`.
+    init(baseURL: URL, maxConnectionsPerHost: Int? = nil) {
+        let configuration = URLSessionTransport.defaultConfiguration()
+        if let maxConnectionsPerHost {
+            configuration.httpMaximumConnectionsPerHost = maxConnectionsPerHost
+            session = URLSession(configuration: configuration)
+            let courierConfiguration = URLSessionTransport.defaultConfiguration()
+            courierConfiguration.httpMaximumConnectionsPerHost = maxConnectionsPerHost
+            client = APIClient(configuration: APIConfiguration(baseURL: baseURL), transport: URLSessionTransport(configuration: courierConfiguration))
+        } else {
+            session = URLSession(configuration: configuration)
+            client = APIClient(configuration: APIConfiguration(baseURL: baseURL), transport: URLSessionTransport())
+        }
     }
 
     /// `urlsession.raw` and `urlsession.courier`. With `sameHeaders`, the raw request carries
