@@ -91,6 +91,9 @@ struct ExchangeTests {
             await #expect(throws: APIError.self) {
                 try await client.send(Request<Echo>(path: "/echo").header("X-Trace", "1\r\nX-Injected: 1"))
             }
+            var subscripted = Request<Echo>(path: "/echo")
+            subscripted.headers[HTTPField.Name("X-Trace")!] = "1\r\nX-Injected: 1"
+            await #expect(throws: APIError.self) { try await client.send(subscripted) }
             #expect(server.requestCount == before)
         }
     }

@@ -9,7 +9,7 @@ import Testing
 struct RedirectIntegrationTests {
     // (`Proxy-Authorization` is refused on any request now: `Proxy-*` fields belong to the
     // transport, see FramingHeaderTests.)
-    private let credentials: HTTPFields = [
+    private let credentials: RequestHeaders = [
         .authorization: "Bearer secret-token", .cookie: "session=abc", .init("X-Api-Key")!: "k-123",
     ]
 

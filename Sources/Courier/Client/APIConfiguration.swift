@@ -24,7 +24,9 @@ public struct APIConfiguration: Sendable {
     /// Courier adds `Accept: application/json` and `User-Agent: Courier/<version>` unless set
     /// here. A request whose path is an absolute URL on another origin does not get them (only
     /// `Accept` and `User-Agent`), unless it sets ``RequestOptions/sendsCredentialsToOtherOrigins``.
-    public var defaultHeaders: HTTPFields
+    /// A value with CR, LF or NUL is refused: every request then fails with
+    /// ``InvalidHeaderError`` (see ``RequestHeaders``).
+    public var defaultHeaders: RequestHeaders
     /// Query items added to every request to the base URL's origin whose options do not opt out
     /// (``RequestOptions/includeBaseParameters``).
     public var baseParameters: [URLQueryItem]
@@ -65,7 +67,7 @@ public struct APIConfiguration: Sendable {
     /// Creates a configuration; every argument but `baseURL` has a default.
     public init(
         baseURL: URL,
-        defaultHeaders: HTTPFields = [:],
+        defaultHeaders: RequestHeaders = [:],
         baseParameters: [URLQueryItem] = [],
         timeout: Duration = .seconds(60),
         maxResponseSize: Int = APIConfiguration.defaultMaxResponseSize,

@@ -27,6 +27,9 @@ struct RequestBuilder: Sendable {
     /// Only `Accept` and `User-Agent`: for requests to other origins, which must not get the
     /// configuration's headers (they often carry an API key).
     let otherOriginHeaders: HTTPFields
+    /// A default header the configuration refused (CR, LF or NUL in its value): every request
+    /// fails with it rather than going out without the header.
+    let invalidDefaultHeader: InvalidHeaderError?
     let encodedBaseParameters: String
     /// The standard secret query names plus the configuration's, when it has any.
     let queryNames: Redaction.QueryNames?
@@ -41,6 +44,7 @@ struct RequestBuilder: Sendable {
         headers.append(contentsOf: configuration.defaultHeaders)
         self.defaultHeaders = headers
         self.otherOriginHeaders = standard
+        self.invalidDefaultHeader = configuration.defaultHeaders.invalidHeader
         self.encodedBaseParameters = QueryEncoding.encode(configuration.baseParameters)
         self.queryNames = configuration.sensitiveQueryNames.isEmpty ? nil : Redaction.QueryNames.standard.adding(configuration.sensitiveQueryNames)
     }
@@ -63,6 +67,9 @@ struct RequestBuilder: Sendable {
         }
         if let carrier = request as? any DeferredEncodingErrorCarrying, let pending = carrier.deferredEncodingError {
             throw APIError.encodingFailed(request: summary, underlying: pending)
+        }
+        if let invalidDefaultHeader {
+            throw APIError.encodingFailed(request: summary, underlying: invalidDefaultHeader)
         }
 
         var fields = target.sendsDefaults ? defaultHeaders : otherOriginHeaders

@@ -6,12 +6,16 @@ public enum HeaderValidation {
     /// A validated field; throws ``InvalidHeaderError`` for a name that is not an RFC 9110 token
     /// or a value containing CR, LF or NUL. The value never appears in the error.
     public static func field(name: String, value: String) throws -> HTTPField {
-        guard let fieldName = HTTPField.Name(name) else {
-            throw InvalidHeaderError(name: name.unicodeScalars.contains { $0 == "\r" || $0 == "\n" } ? "<name with line break>" : name,
-                                     reason: "the name is not a valid HTTP token")
-        }
+        guard let fieldName = HTTPField.Name(name) else { throw invalidName(name) }
         try validate(value: value, name: name)
         return HTTPField(name: fieldName, value: value)
+    }
+
+    /// The error for a name that is not an RFC 9110 token (a name with a line break is not
+    /// repeated in it).
+    package static func invalidName(_ name: String) -> InvalidHeaderError {
+        InvalidHeaderError(name: name.unicodeScalars.contains { $0 == "\r" || $0 == "\n" } ? "<name with line break>" : name,
+                           reason: "the name is not a valid HTTP token")
     }
 
     /// Throws when `value` contains CR, LF or NUL.

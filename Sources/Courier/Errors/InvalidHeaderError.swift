@@ -1,5 +1,5 @@
 /// Why a header was refused.
-public struct InvalidHeaderError: Error, Sendable, CustomStringConvertible {
+public struct InvalidHeaderError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The header name, as given (names are never secret; values are never included).
     public var name: String
     /// What is wrong.

@@ -31,10 +31,11 @@ extension APIRequest {
     /// The request's own header fields.
     package func wireHeaders() throws -> HTTPFields {
         let value = headers
+        if let headers = value as? RequestHeaders { return try headers.headerFields() }
         if let fields = value as? HTTPFields { return fields }
         if let optional = value as? any OptionalValue, optional.isNone { return HTTPFields() }
         if let convertible = value as? any RequestHeadersConvertible { return try convertible.headerFields() }
-        throw declarationError("headers", "is a \(type(of: value)), which Courier cannot send as header fields; declare HTTPFields or [String: String]")
+        throw declarationError("headers", "is a \(type(of: value)), which Courier cannot send as header fields; declare RequestHeaders, HTTPFields or [String: String]")
     }
 
     /// The request's body, if it has one.

@@ -38,10 +38,12 @@ public protocol APIRequest<Response>: Sendable {
     /// The type of ``path``: ``RequestPath`` by default (interpolated values encoded as one
     /// segment each); `String` compiles, with a deprecation warning, and is sent as written.
     associatedtype Path: RequestPathConvertible = RequestPath
-    /// The type of ``headers``: `HTTPFields` by default; `[String: String]` and
-    /// `[String: String]?` are sent too. Any other type fails the request with an error that
+    /// The type of ``headers``: ``RequestHeaders`` by default (a value with CR, LF or NUL fails
+    /// the request); `[String: String]` and `[String: String]?` are sent too, each value checked,
+    /// and so is swift-http-types' `HTTPFields` (which turns CR, LF and NUL into spaces as they are
+    /// set, so Courier cannot refuse them). Any other type fails the request with an error that
     /// names it — it is never ignored.
-    associatedtype Headers = HTTPFields
+    associatedtype Headers = RequestHeaders
     /// The type of ``body``: ``RequestBody`` by default; `Data` is sent as it is. Any other
     /// type fails the request with an error that names it.
     associatedtype Body = RequestBody
@@ -74,9 +76,9 @@ extension APIRequest where Method == HTTPRequest.Method {
     public var method: HTTPRequest.Method { .get }
 }
 
-extension APIRequest where Headers == HTTPFields {
+extension APIRequest where Headers == RequestHeaders {
     /// No headers of its own.
-    public var headers: HTTPFields { [:] }
+    public var headers: RequestHeaders { [:] }
 }
 
 extension APIRequest where Body == RequestBody {

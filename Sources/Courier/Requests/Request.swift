@@ -21,7 +21,9 @@ public struct Request<Response: Sendable>: APIRequest {
     public var path: RequestPath
     public var pathParameters: [String: String]
     public var query: [URLQueryItem]
-    public var headers: HTTPFields
+    /// The header fields; a value with CR, LF or NUL set through them fails the request when
+    /// it is sent (see ``RequestHeaders``).
+    public var headers: RequestHeaders
     public var body: RequestBody?
     public var options: RequestOptions
     private let decoder: Decoder
@@ -34,7 +36,7 @@ public struct Request<Response: Sendable>: APIRequest {
         path: RequestPath,
         pathParameters: [String: String] = [:],
         query: [URLQueryItem] = [],
-        headers: HTTPFields = [:],
+        headers: RequestHeaders = [:],
         body: RequestBody? = nil,
         options: RequestOptions = RequestOptions(),
         decode: @escaping Decoder
@@ -57,12 +59,7 @@ public struct Request<Response: Sendable>: APIRequest {
     /// NUL makes the request fail with ``APIError/Kind/encodingFailed`` when sent.
     public func header(_ name: String, _ value: String) -> Request {
         var copy = self
-        do {
-            let field = try HeaderValidation.field(name: name, value: value)
-            copy.headers.append(field)
-        } catch {
-            if copy.deferredEncodingError == nil { copy.deferredEncodingError = error }
-        }
+        copy.headers.append(name: name, value: value)
         return copy
     }
 
@@ -85,7 +82,7 @@ extension Request where Response: Decodable {
     /// Creates a request whose response is decoded from JSON with the client's decoder.
     public init(
         method: HTTPRequest.Method = .get, path: RequestPath, pathParameters: [String: String] = [:],
-        query: [URLQueryItem] = [], headers: HTTPFields = [:], body: RequestBody? = nil,
+        query: [URLQueryItem] = [], headers: RequestHeaders = [:], body: RequestBody? = nil,
         options: RequestOptions = RequestOptions()
     ) {
         self.init(method: method, path: path, pathParameters: pathParameters, query: query, headers: headers,
@@ -97,7 +94,7 @@ extension Request where Response == Void {
     /// Creates a request whose body is ignored.
     public init(
         method: HTTPRequest.Method = .get, path: RequestPath, pathParameters: [String: String] = [:],
-        query: [URLQueryItem] = [], headers: HTTPFields = [:], body: RequestBody? = nil,
+        query: [URLQueryItem] = [], headers: RequestHeaders = [:], body: RequestBody? = nil,
         options: RequestOptions = RequestOptions()
     ) {
         self.init(method: method, path: path, pathParameters: pathParameters, query: query, headers: headers,
@@ -126,7 +123,7 @@ extension Request {
     @_disfavoredOverload
     public init(
         method: HTTPRequest.Method = .get, path: String, pathParameters: [String: String] = [:],
-        query: [URLQueryItem] = [], headers: HTTPFields = [:], body: RequestBody? = nil,
+        query: [URLQueryItem] = [], headers: RequestHeaders = [:], body: RequestBody? = nil,
         options: RequestOptions = RequestOptions(), decode: @escaping Decoder
     ) {
         self.init(method: method, path: RequestPath(verbatim: path), pathParameters: pathParameters, query: query,
@@ -139,7 +136,7 @@ extension Request where Response: Decodable {
     @_disfavoredOverload
     public init(
         method: HTTPRequest.Method = .get, path: String, pathParameters: [String: String] = [:],
-        query: [URLQueryItem] = [], headers: HTTPFields = [:], body: RequestBody? = nil,
+        query: [URLQueryItem] = [], headers: RequestHeaders = [:], body: RequestBody? = nil,
         options: RequestOptions = RequestOptions()
     ) {
         self.init(method: method, path: RequestPath(verbatim: path), pathParameters: pathParameters, query: query,
@@ -152,7 +149,7 @@ extension Request where Response == Void {
     @_disfavoredOverload
     public init(
         method: HTTPRequest.Method = .get, path: String, pathParameters: [String: String] = [:],
-        query: [URLQueryItem] = [], headers: HTTPFields = [:], body: RequestBody? = nil,
+        query: [URLQueryItem] = [], headers: RequestHeaders = [:], body: RequestBody? = nil,
         options: RequestOptions = RequestOptions()
     ) {
         self.init(method: method, path: RequestPath(verbatim: path), pathParameters: pathParameters, query: query,

@@ -1,16 +1,17 @@
 import HTTPTypes
 
-/// A type that can be an ``APIRequest``'s header fields: `HTTPFields` (the default), or — as
-/// requests written for other clients often declare them — `[String: String]` and
-/// `[String: String]?`. Whatever the type, the fields are sent; names and values are checked
-/// as ``Request/header(_:_:)`` checks them (CR, LF or NUL fail the request before it is sent).
+/// A type that can be an ``APIRequest``'s header fields: ``RequestHeaders`` (the default),
+/// swift-http-types' `HTTPFields`, or — as requests written for other clients often declare
+/// them — `[String: String]` and `[String: String]?`. Names and values are checked as
+/// ``Request/header(_:_:)`` checks them (CR, LF or NUL fail the request before it is sent),
+/// except in `HTTPFields`, which turns those characters into spaces as they are set.
 public protocol RequestHeadersConvertible: Sendable {
     /// The fields to send. Throws ``InvalidHeaderError`` for a name or value that is not valid.
     func headerFields() throws -> HTTPFields
 }
 
 extension HTTPFields: RequestHeadersConvertible {
-    /// The fields themselves.
+    /// The fields themselves (already cleaned by swift-http-types: CR, LF and NUL became spaces).
     public func headerFields() -> HTTPFields { self }
 }
 

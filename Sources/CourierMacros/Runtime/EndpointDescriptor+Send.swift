@@ -17,7 +17,7 @@ extension EndpointDescriptor {
     /// so middleware, logging, stubs and limits treat it the same.
     public func request<Value: Sendable>(decode: @escaping Request<Value>.Decoder) -> Request<Value> {
         var request = Request<Value>(method: method, path: RequestPath(verbatim: path), pathParameters: pathParameters, query: query,
-                                     headers: headers, body: body, options: options, decode: decode)
+                                     headers: RequestHeaders(headers), body: body, options: options, decode: decode)
         request.deferredEncodingError = deferredEncodingError
         return request
     }

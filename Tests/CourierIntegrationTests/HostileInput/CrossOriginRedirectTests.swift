@@ -34,7 +34,7 @@ struct CrossOriginRedirectTests {
                     configuration.defaultHeaders[HTTPField.Name("X-Api-Key")!] = "k-default"
                     configuration.sensitiveHeaders = [HTTPField.Name("X-Partner-Id")!]
                 }
-                let headers: HTTPFields = [
+                let headers: RequestHeaders = [
                     HTTPField.Name("X-Auth-Token")!: "t-1", HTTPField.Name("X-Amz-Security-Token")!: "s-1",
                     HTTPField.Name("X-Signature")!: "sig", HTTPField.Name("Ocp-Apim-Subscription-Key")!: "az",
                     HTTPField.Name("X-Partner-Id")!: "p-1", HTTPField.Name("X-Request-Id")!: "r-1",

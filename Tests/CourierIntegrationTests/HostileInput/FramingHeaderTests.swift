@@ -21,7 +21,7 @@ struct FramingHeaderTests {
             let client = kind.client(for: server)
             let smuggled = "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello"
             for (name, value) in Self.fields {
-                var headers = HTTPFields()
+                var headers = RequestHeaders()
                 headers[HTTPField.Name(name)!] = value
                 await #expect {
                     try await client.send(Request<Echo>(method: .post, path: "/echo", headers: headers, body: .data(Data(smuggled.utf8), contentType: "text/plain")))

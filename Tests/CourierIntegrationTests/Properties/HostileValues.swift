@@ -91,10 +91,10 @@ struct HostileValues {
                            "Cookie", "Accept-Encoding", "Expect", "Upgrade", "TE", "Proxy-Authorization", ":path", ""]) : string()
     }
 
-    mutating func headers() -> HTTPFields {
-        var fields = HTTPFields()
+    mutating func headers() -> RequestHeaders {
+        var fields = RequestHeaders()
         for _ in 0..<int(0...3) {
-            if let name = HTTPField.Name(headerName()) { fields.append(HTTPField(name: name, value: string())) }
+            if let name = HTTPField.Name(headerName()) { fields.append(name: name, value: string()) }
         }
         return fields
     }

@@ -10,7 +10,7 @@ struct RedirectTests {
         StubResponse(status: status, headers: [.location: location])
     }
 
-    private let secretHeaders: HTTPFields = [
+    private let secretHeaders: RequestHeaders = [
         .authorization: "Bearer t0ken", .cookie: "session=1", .init("X-Auth-Token")!: "t-1", .init("X-Api-Key")!: "k",
     ]
 

@@ -63,6 +63,60 @@ struct RequestBuilderTests {
         #expect(stub.requests.isEmpty)
     }
 
+    /// Written the way `HTTPFields` code is written: through the subscript, a literal, a string
+    /// name, `append`. With `HTTPFields`, each of these turned CR/LF into spaces and sent
+    /// `abc  X-Injected: yes`.
+    @Test("CR or LF set through the headers' subscript, a literal, a string name or append is refused like header(_:_:)",
+          arguments: [
+              { (request: inout Request<Data>) in request.headers[.init("X-Trace")!] = "abc\r\nX-Injected: yes" },
+              { (request: inout Request<Data>) in request.headers = [.init("X-Trace")!: "abc\nX-Injected: yes"] },
+              { (request: inout Request<Data>) in request.headers["X-Trace"] = "abc\rX-Injected: yes" },
+              { (request: inout Request<Data>) in request.headers.append(name: "X-Trace", value: "abc\u{0}X-Injected") },
+              { (request: inout Request<Data>) in request.headers[values: .init("X-Trace")!] = ["ok", "abc\r\nX-Injected: yes"] },
+          ] as [@Sendable (inout Request<Data>) -> Void])
+    func headerSubscriptInjection(set: @Sendable (inout Request<Data>) -> Void) async throws {
+        let (client, stub) = makeClient()
+        stub.on(nil, "/**", .status(200))
+        var request = Request<Data>(path: "/x")
+        set(&request)
+        #expect(request.headers[.init("X-Trace")!] == nil)
+        await #expect {
+            try await client.send(request)
+        } throws: { error in
+            guard let apiError = error as? APIError, apiError.kind == .encodingFailed,
+                  let refused = apiError.underlyingError as? InvalidHeaderError,
+                  refused.name == "X-Trace", refused.reason == "the value contains CR, LF or NUL"
+            else { return false }
+            return !"\(error)".contains("Injected")
+        }
+        #expect(stub.requests.isEmpty)
+    }
+
+    @Test("a string header name that is not a token is refused; removing a header and valid values still work")
+    func headerSubscriptNames() throws {
+        var headers: RequestHeaders = [.accept: "text/plain"]
+        headers["X-Ok"] = "1"
+        headers.append(name: .init("X-Ok")!, value: "2")
+        headers[.accept] = nil
+        #expect(try headers.headerFields() == [.init("X-Ok")!: "1", .init("X-Ok")!: "2"])
+        headers["Bad Name"] = "x"
+        #expect { try headers.headerFields() } throws: { error in
+            (error as? InvalidHeaderError)?.name == "Bad Name" && (error as? InvalidHeaderError)?.reason == "the name is not a valid HTTP token"
+        }
+    }
+
+    @Test("a default header with CR or LF makes every request fail instead of going out mangled")
+    func defaultHeaderInjection() async throws {
+        let (client, stub) = makeClient { $0.defaultHeaders[.init("X-Api-Key")!] = "key\n" }
+        stub.on(nil, "/**", .status(200))
+        await #expect {
+            try await client.send(Request<Data>(path: "/x"))
+        } throws: { error in
+            ((error as? APIError)?.underlyingError as? InvalidHeaderError)?.name == "X-Api-Key"
+        }
+        #expect(stub.requests.isEmpty)
+    }
+
     @Test("base parameters are added unless the request opts out")
     func baseParameters() throws {
         let (client, _) = makeClient { $0.baseParameters = [.init(name: "app", value: "1.0"), .init(name: "os", value: "linux")] }

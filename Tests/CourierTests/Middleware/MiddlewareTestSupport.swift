@@ -46,7 +46,7 @@ enum MiddlewareFixtures {
 
     /// A request whose response is the body as text.
     static func text(_ method: HTTPRequest.Method = .get, _ path: RequestPath, body: RequestBody? = nil,
-                     headers: HTTPFields = [:], options: RequestOptions = RequestOptions()) -> Request<String> {
+                     headers: RequestHeaders = [:], options: RequestOptions = RequestOptions()) -> Request<String> {
         Request(method: method, path: path, headers: headers, body: body, options: options) { _, data, _ in
             String(decoding: data, as: UTF8.self)
         }
