@@ -46,13 +46,13 @@ struct RedirectFollower: Sendable {
             guard redirects <= policy.maxRedirects else {
                 throw RedirectError(reason: "more than \(policy.maxRedirects) redirects", location: nil)
             }
-            let current = try Endpoint(string: Self.url(of: request))
-            let nextEndpoint: Endpoint
+            let current = try CheckedURL(string: Self.url(of: request))
+            let nextEndpoint: CheckedURL
             do {
                 guard let next = URL(string: location, relativeTo: URL(string: Self.url(of: request))) else {
                     throw APIError.invalidURL(queryNames.redact(url: location), reason: "it is not a valid URL")
                 }
-                nextEndpoint = try Endpoint(next.absoluteURL)
+                nextEndpoint = try CheckedURL(next.absoluteURL)
             } catch let error as APIError {
                 guard error.kind == .invalidURL else { throw error }
                 throw RedirectError(reason: "the Location is not a URL Courier may follow: \(error.message ?? "invalid")", location: queryNames.redact(url: location))
@@ -108,7 +108,7 @@ struct RedirectFollower: Sendable {
         request.method.rawValue + " " + url(of: request)
     }
 
-    private static func target(_ endpoint: Endpoint) -> String {
+    private static func target(_ endpoint: CheckedURL) -> String {
         let path = endpoint.path.isEmpty ? "/" : endpoint.path
         return endpoint.query.map { path + "?" + $0 } ?? path
     }

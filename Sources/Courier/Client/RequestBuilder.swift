@@ -20,7 +20,7 @@ struct PreparedRequest: Sendable {
 /// headers) is computed once, when the client is created.
 struct RequestBuilder: Sendable {
     let configuration: APIConfiguration
-    let base: Result<Endpoint, APIError>
+    let base: Result<CheckedURL, APIError>
     /// Courier's standard headers, the preferred languages when asked for, and the
     /// configuration's default headers: for requests to the base URL's origin.
     let defaultHeaders: HTTPFields
@@ -36,7 +36,7 @@ struct RequestBuilder: Sendable {
 
     init(configuration: APIConfiguration) {
         self.configuration = configuration
-        self.base = Result { try Endpoint(configuration.baseURL) }.mapError { $0 as? APIError ?? .invalidURL(configuration.baseURL.absoluteString, reason: "\($0)") }
+        self.base = Result { try CheckedURL(configuration.baseURL) }.mapError { $0 as? APIError ?? .invalidURL(configuration.baseURL.absoluteString, reason: "\($0)") }
         let standard = APIConfiguration.standardHeaders()
         var headers = standard
         if configuration.sendsPreferredLanguages { headers.append(contentsOf: APIConfiguration.preferredLanguagesHeader()) }
@@ -162,7 +162,7 @@ struct RequestBuilder: Sendable {
         }
 
         if Self.hasScheme(expanded) {
-            let endpoint = try Endpoint(string: expanded)
+            let endpoint = try CheckedURL(string: expanded)
             // An absolute URL elsewhere (a pre-signed link, a CDN) gets none of the client's
             // defaults unless the request opts in: they often carry secrets.
             let isBaseOrigin = (try? self.base.get())?.isSameOrigin(as: endpoint) ?? false

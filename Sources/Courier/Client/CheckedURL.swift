@@ -1,7 +1,7 @@
 import Foundation
 
 /// A URL split into the parts requests are built from, after checking that Courier may send to it.
-struct Endpoint: Sendable, Hashable {
+struct CheckedURL: Sendable, Hashable {
     var scheme: String
     /// `host` or `host:port` (the port only when it is not the scheme's default).
     var authority: String
@@ -22,7 +22,7 @@ struct Endpoint: Sendable, Hashable {
         guard let components = URLComponents(string: string) else {
             throw APIError.invalidURL(string, reason: "it is not a valid URL")
         }
-        let redacted = Endpoint.redactedString(components) ?? string
+        let redacted = CheckedURL.redactedString(components) ?? string
         guard let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             throw APIError.invalidURL(redacted, reason: "only http and https URLs are supported")
         }
@@ -39,7 +39,7 @@ struct Endpoint: Sendable, Hashable {
         }
         if host.contains(":") && !host.hasPrefix("[") { host = "[\(host)]" }
         self.scheme = scheme
-        self.host = Endpoint.normalise(host: host)
+        self.host = CheckedURL.normalise(host: host)
         self.port = port
         self.authority = port == defaultPort && components.port == nil ? host : "\(host):\(port)"
         self.path = components.percentEncodedPath
@@ -61,7 +61,7 @@ struct Endpoint: Sendable, Hashable {
     }
 
     /// Whether two endpoints are the same origin (scheme, host and port).
-    func isSameOrigin(as other: Endpoint) -> Bool {
+    func isSameOrigin(as other: CheckedURL) -> Bool {
         scheme == other.scheme && host == other.host && port == other.port
     }
 
