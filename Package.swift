@@ -236,8 +236,21 @@ let package = Package(
 )
 
 // Every target: Swift 6 language mode, strict concurrency, explicit `any`.
+// Library targets (as swift-openapi-runtime): MemberImportVisibility (SE-0444), so a file sees only
+// the members of modules it imports itself. InternalImportsByDefault (SE-0409) where a target
+// imports a module its public API does not use, so that module stays out of clients' scope:
+// swift-crypto in CourierAsyncHTTPClient and CourierSigning. (SwiftNIO's modules still reach
+// clients through AsyncHTTPClient's own public imports; the core's and the other products'
+// imports — Foundation, HTTPTypes, OpenAPIRuntime, Logging, Tracing… — are in their public API.)
+let internalImportsByDefault: Set = ["CourierAsyncHTTPClient", "CourierSigning"]
 for target in package.targets {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("ExistentialAny"))
+    if target.type == .regular && target.name != "CourierTestServer" {
+        settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+    }
+    if internalImportsByDefault.contains(target.name) {
+        settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
+    }
     target.swiftSettings = settings
 }

@@ -1,10 +1,11 @@
-import AsyncHTTPClient
-import Courier
+public import AsyncHTTPClient
+public import Courier
 import Foundation
-import HTTPTypes
+public import HTTPTypes
 import NIOCore
 import NIOHTTP1
-import OpenAPIRuntime
+import NIOHTTPCompression
+public import OpenAPIRuntime
 
 /// A ``Courier/Transport`` over AsyncHTTPClient: the fast path on Linux, with connection
 /// pooling, HTTP/2, streaming request and response bodies, and per-request deadlines.

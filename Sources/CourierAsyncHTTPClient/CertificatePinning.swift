@@ -1,6 +1,6 @@
 import Crypto
-import Foundation
-import NIOSSL
+public import Foundation
+public import NIOSSL
 
 /// Which server keys or certificates are trusted, per host, on top of normal chain and
 /// hostname validation (which still apply).

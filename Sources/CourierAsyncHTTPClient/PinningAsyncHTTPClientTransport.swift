@@ -1,10 +1,10 @@
-import AsyncHTTPClient
-import Courier
+public import AsyncHTTPClient
+public import Courier
 import Foundation
-import HTTPTypes
+public import HTTPTypes
 import NIOCore
 import NIOSSL
-import OpenAPIRuntime
+public import OpenAPIRuntime
 
 /// An AsyncHTTPClient transport that pins the certificates of some hosts
 /// (``CertificatePinning``). Normal chain and hostname validation still apply.

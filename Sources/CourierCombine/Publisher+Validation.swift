@@ -1,5 +1,6 @@
 import Courier
 import Foundation
+import HTTPTypes
 #if canImport(Combine)
 import Combine
 #else

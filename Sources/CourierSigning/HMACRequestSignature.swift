@@ -1,7 +1,7 @@
 import Courier
 import Crypto
-import Foundation
-import HTTPTypes
+public import Foundation
+public import HTTPTypes
 
 /// HMAC-SHA256 over a canonical request, in the spirit of AWS Signature V4:
 ///

@@ -1,7 +1,7 @@
 import Courier
 import Crypto
-import Foundation
-import HTTPTypes
+public import Foundation
+public import HTTPTypes
 
 /// The signature of APIs that sign their parameters with MD5: drop excluded keys, sort the
 /// parameters by key, join them as

@@ -1,7 +1,7 @@
-import Courier
-import Foundation
-import HTTPTypes
-import OpenAPIRuntime
+public import Courier
+public import Foundation
+public import HTTPTypes
+public import OpenAPIRuntime
 
 /// Signs every request, after authentication and just before the transport, so each retry is
 /// signed afresh.

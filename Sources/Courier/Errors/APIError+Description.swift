@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 
 extension APIError: CustomStringConvertible, LocalizedError {
     /// The number of body bytes quoted in descriptions.

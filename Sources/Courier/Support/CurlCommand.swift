@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import OpenAPIRuntime
 
 /// A request as a `curl` command line, for reproducing it in a terminal or pasting it into a
 /// bug report — secrets redacted unless you ask for them.

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import Logging
 import OpenAPIRuntime
 
 /// Retries failed attempts according to a ``RetryPolicy``, within the request's deadline and a
