@@ -122,7 +122,9 @@ public struct AsyncHTTPClientTransport: Transport {
             case .known(let count): length = .known(count)
             case .unknown: length = .unknown
             }
-            outgoing.body = .stream(ByteBufferSequence(body: body), length: length)
+            let progress = body.uploadDescription?.progress
+            progress?.transportWillSend()
+            outgoing.body = .stream(ByteBufferSequence(body: body, progress: progress), length: length)
         }
 
         // Saturating: a caller's deadline can be `.seconds(Int64.max)` away.

@@ -3,20 +3,36 @@ import Courier
 import NIOCore
 import OpenAPIRuntime
 
-/// A request `HTTPBody` as the `ByteBuffer`s AsyncHTTPClient writes.
+/// A request `HTTPBody` as the `ByteBuffer`s AsyncHTTPClient writes, reporting upload progress.
+///
+/// AsyncHTTPClient pulls the next chunk only while the connection is writable: after it has
+/// handed the previous chunk to the channel and the channel's buffer is below its high-water
+/// mark (64 KiB). So the body is read only as fast as the socket drains it, and the bytes of
+/// the chunks before the one being asked for are bytes the connection has taken: that is what
+/// is reported as sent (at most one channel buffer plus the kernel's send buffer ahead of the
+/// wire), never bytes merely read from the source.
 struct ByteBufferSequence: AsyncSequence, Sendable {
     typealias Element = ByteBuffer
     let body: HTTPBody
+    /// Told what the connection has taken (`nil`: nobody asked).
+    let progress: UploadProgressReporter?
 
     struct AsyncIterator: AsyncIteratorProtocol {
         var base: HTTPBody.AsyncIterator
+        let progress: UploadProgressReporter?
+        /// The bytes handed to AsyncHTTPClient so far.
+        var handedOut: Int64 = 0
+
         mutating func next() async throws -> ByteBuffer? {
+            // Asked for more: the connection has taken everything handed out before.
+            if handedOut > 0 { progress?.sent(handedOut) }
             guard let chunk = try await base.next() else { return nil }
+            handedOut += Int64(chunk.count)
             return ByteBuffer(bytes: chunk)
         }
     }
 
-    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: body.makeAsyncIterator()) }
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: body.makeAsyncIterator(), progress: progress) }
 }
 
 /// AsyncHTTPClient's response body as the byte chunks `HTTPBody` carries, with its errors

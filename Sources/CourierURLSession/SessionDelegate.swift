@@ -7,17 +7,19 @@ import FoundationNetworking
 /// The session's delegate: routes each task's events to its ``TaskHandler`` and refuses
 /// redirects, which Courier follows itself.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
-    private let handlers = Locked<[Int: TaskHandler]>([:])
+    /// Keyed by the task object, not `taskIdentifier`: identifiers are per session, and one
+    /// delegate serves the transport's session and the sessions of its streamed responses.
+    private let handlers = Locked<[ObjectIdentifier: TaskHandler]>([:])
 
     func register(_ handler: TaskHandler, for task: URLSessionTask) {
-        handlers.withLock { $0[task.taskIdentifier] = handler }
+        handlers.withLock { $0[ObjectIdentifier(task)] = handler }
     }
 
     /// Tasks registered and not yet completed.
     var inFlightCount: Int { handlers.withLock { $0.count } }
 
     private func handler(for task: URLSessionTask) -> TaskHandler? {
-        handlers.withLock { $0[task.taskIdentifier] }
+        handlers.withLock { $0[ObjectIdentifier(task)] }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
@@ -30,8 +32,13 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         handler(for: dataTask)?.didReceive(data: data)
     }
 
+    func urlSession(_ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64,
+                    totalBytesSent: Int64, totalBytesExpectedToSend: Int64) {
+        handler(for: task)?.didSend(totalBytesSent: totalBytesSent)
+    }
+
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let handler = handlers.withLock { $0.removeValue(forKey: task.taskIdentifier) }
+        let handler = handlers.withLock { $0.removeValue(forKey: ObjectIdentifier(task)) }
         handler?.didComplete(error: error)
     }
 

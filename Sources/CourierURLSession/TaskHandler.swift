@@ -39,6 +39,10 @@ final class TaskHandler: Sendable {
         var watchdog: (any DispatchSourceTimer)?
         /// The session delegate rejected an HTTP authentication challenge for this task.
         var rejectedChallenge = false
+        /// Body bytes delivered to the stream and not yet taken by the reader.
+        var unread = 0
+        /// Whether ``flow`` has paused the transfer.
+        var paused = false
     }
 
     private let box = Locked(Box())
@@ -46,12 +50,36 @@ final class TaskHandler: Sendable {
     private let isHead: Bool
     /// The most body bytes held back before the head is delivered (`nil`: stream from the head on).
     private let bufferLimit: Int?
+    /// Told what the session has sent of the request body (`didSendBodyData`).
+    private let progress: UploadProgressReporter?
+    /// Run once when the task has ended, however it ended (removes a temporary upload file).
+    private let onFinish: Locked<(@Sendable () -> Void)?>
+    /// Pauses the transfer while the reader of a streamed body lags (`nil`: never paused).
+    private let flow: ReceiveFlow?
 
     /// A handler for `task`; with a `bufferLimit`, bodies up to that size are delivered whole.
-    init(task: URLSessionDataTask, isHead: Bool, bufferLimit: Int? = nil) {
+    init(task: URLSessionDataTask, isHead: Bool, bufferLimit: Int? = nil, progress: UploadProgressReporter? = nil,
+         flow: ReceiveFlow? = nil, onFinish: (@Sendable () -> Void)? = nil) {
         self.task = task
+        self.flow = flow
         self.isHead = isHead
         self.bufferLimit = bufferLimit
+        self.progress = progress
+        self.onFinish = Locked(onFinish)
+    }
+
+    /// Runs the `onFinish` action, the first time only.
+    private func finish() {
+        let action = onFinish.withLock { action -> (@Sendable () -> Void)? in
+            defer { action = nil }
+            return action
+        }
+        action?()
+    }
+
+    /// The session has sent `totalBytesSent` bytes of the request body.
+    func didSend(totalBytesSent: Int64) {
+        progress?.sent(totalBytesSent)
     }
 
     func start(continuation: CheckedContinuation<(HTTPResponse, HTTPBody?), any Error>, deadline: ContinuousClock.Instant) {
@@ -75,6 +103,8 @@ final class TaskHandler: Sendable {
         timer.activate()  // always: libdispatch must not release a source that was never activated
         if alreadyCancelled {
             timer.cancel()
+            task.cancel()   // never resumed: ends it, so the session forgets it
+            finish()
             continuation.resume(throwing: CancellationError())
             return
         }
@@ -86,9 +116,29 @@ final class TaskHandler: Sendable {
             guard box.cancelReason == nil, !box.completedNormally else { return false }
             if case .finished = box.state { return false }
             box.cancelReason = reason
+            // A paused transfer holds the session's queue (FoundationNetworking), which
+            // `cancel()` needs: let it go first.
+            if box.paused {
+                box.paused = false
+                flow?.resume()
+            }
             return true
         }
         if first { task.cancel() }
+    }
+
+    /// The reader took `count` bytes of the streamed body; resumes a paused transfer once the
+    /// unread bytes are down to ``ReceiveFlow/lowWater``.
+    func consumed(_ count: Int) {
+        guard let flow else { return }
+        // Pausing and resuming happen under the lock, so they take effect in the order the
+        // counts say (a resume can never overtake the pause it answers).
+        box.withLock { box in
+            box.unread -= count
+            guard box.paused, box.unread <= ReceiveFlow.lowWater else { return }
+            box.paused = false
+            flow.resume()
+        }
     }
 
     func didReceive(response: URLResponse) {
@@ -122,6 +172,7 @@ final class TaskHandler: Sendable {
             switch box.state {
             case .waitingForHead(let continuation), .buffering(let continuation, _, _):
                 box.state = .streaming(streamContinuation)
+                box.unread = buffered?.count ?? 0
                 return continuation
             case .idle, .streaming, .finished:
                 return nil
@@ -137,6 +188,12 @@ final class TaskHandler: Sendable {
         let next = box.withLock { box -> Next in
             switch box.state {
             case .streaming(let continuation):
+                guard let flow else { return .yield(continuation) }
+                box.unread += data.count
+                if !box.paused, box.cancelReason == nil, box.unread > ReceiveFlow.highWater {
+                    box.paused = true
+                    flow.pause()   // under the lock: see consumed(_:)
+                }
                 return .yield(continuation)
             case .buffering(let continuation, let head, var bytes):
                 box.state = .idle  // so that `bytes` is uniquely referenced while appending
@@ -175,8 +232,13 @@ final class TaskHandler: Sendable {
                 }
             }
             if error == nil { box.completedNormally = true }
+            if box.paused {
+                box.paused = false
+                flow?.resume()
+            }
             return (state, box.cancelReason, error)
         }
+        finish()
         let mapped: (any Error)? = error.map { Self.map($0, reason: reason) }
         switch state {
         case .waitingForHead(let continuation):
@@ -270,7 +332,10 @@ struct StreamedBody: AsyncSequence, Sendable {
         var base: AsyncThrowingStream<ArraySlice<UInt8>, any Error>.AsyncIterator
         let handler: TaskHandler
         mutating func next() async throws -> ArraySlice<UInt8>? {
-            if let chunk = try await base.next() { return chunk }
+            if let chunk = try await base.next() {
+                handler.consumed(chunk.count)
+                return chunk
+            }
             if handler.completedNormally { return nil }
             try Task.checkCancellation()
             throw TransportError(.connectionLost, "the body ended before the transfer completed")

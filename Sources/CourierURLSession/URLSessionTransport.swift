@@ -25,23 +25,36 @@ import FoundationNetworking
 /// `401` with an HTTP authentication challenge (`WWW-Authenticate: Basic`) is returned at once,
 /// not answered by the session.
 ///
-/// Request bodies are gathered in memory before sending (FoundationNetworking has no async
-/// streaming upload); use `AsyncHTTPClientTransport` to stream large uploads. On Linux, libcurl
+/// Files (`.file`) are uploaded from disk with `uploadTask(with:fromFile:)`, whatever their
+/// size; a multipart form with files is written to a file in ``temporaryDirectory`` and
+/// uploaded the same way (the file is removed when the task ends, also on failure and
+/// cancellation). Other bodies — bytes, JSON, forms, `.stream` — are collected in memory first,
+/// up to ``maxRequestBodySize``; use `AsyncHTTPClientTransport` to stream those. Upload progress
+/// comes from `didSendBodyData`. A response the caller reads at its own pace (`bytes(for:)`,
+/// downloads, events) is paused while the reader lags (see the article *Transports and large
+/// transfers*). On Linux, libcurl
 /// inflates compressed responses before Courier sees them, so the response size limit counts
 /// decoded bytes but cannot bound libcurl's own buffer: prefer `AsyncHTTPClientTransport` for
 /// untrusted servers.
 public final class URLSessionTransport: Transport {
     /// The session requests go through.
     public let session: URLSession
-    /// The largest request body gathered for upload, in bytes (default 100 MiB).
+    /// The largest request body collected in memory to send it, in bytes (default 100 MiB).
+    /// Files and multipart forms with files are uploaded from disk and have no limit; it applies
+    /// to the other bodies: bytes, JSON, forms and `.stream` bodies.
     public let maxRequestBodySize: Int
+    /// Where multipart forms with files are written before they are uploaded (the session can
+    /// stream a file, not a sequence of parts). Each file is removed when its task ends.
+    public let temporaryDirectory: URL
     private let delegate: SessionDelegate
     /// The largest body delivered in one piece when the client collects it anyway; larger ones
     /// are streamed from this point on.
     static let wholeBodyBufferLimit = 256 * 1024
 
     /// Creates a transport with its own session built from `configuration`.
-    public init(configuration: URLSessionConfiguration = URLSessionTransport.defaultConfiguration(), maxRequestBodySize: Int = 100 * 1024 * 1024) {
+    public init(configuration: URLSessionConfiguration = URLSessionTransport.defaultConfiguration(), maxRequestBodySize: Int = 100 * 1024 * 1024,
+                temporaryDirectory: URL = FileManager.default.temporaryDirectory) {
+        self.temporaryDirectory = temporaryDirectory
         let delegate = SessionDelegate()
         let queue = OperationQueue()
         queue.name = "courier.urlsession.delegate"
@@ -85,6 +98,7 @@ public final class URLSessionTransport: Transport {
         }
         var urlRequest = URLRequest(url: url)
         urlRequest.httpMethod = request.method.rawValue
+        if context.usesCookieJar { urlRequest.httpShouldHandleCookies = false }   // the client's CookieJar alone decides
         urlRequest.timeoutInterval = max(0.001, context.remainingTime.clampedToLongestWait.secondsValue)
         // One dictionary assigned at once: `addValue(_:forHTTPHeaderField:)` searches the fields
         // already set, case-insensitively, for every header (~10,000 instructions per header on
@@ -111,17 +125,36 @@ public final class URLSessionTransport: Transport {
         // so an empty value replaces the platform's.
         if rawNames["accept-language"] == nil { fields["Accept-Language"] = "" }
         urlRequest.allHTTPHeaderFields = fields
-        if let body {
-            do {
-                urlRequest.httpBody = try await Data(collecting: body, upTo: maxRequestBodySize)
-            } catch {
-                throw TransportError(.invalidRequest, "the request body is larger than URLSessionTransport.maxRequestBodySize (\(maxRequestBodySize) bytes)", underlying: error, requestMayHaveBeenSent: false)
-            }
+        let upload = body?.uploadDescription
+        upload?.progress?.transportWillSend()
+        let plan = try await UploadPlan.make(for: body, description: upload, maxInMemory: maxRequestBodySize, temporaryDirectory: temporaryDirectory)
+        // A body the caller reads at its own pace is received no faster than it is read.
+        let streamsResponse = !context.collectsResponseBody && request.method != .head
+        let lane = streamsResponse ? StreamedLane.make(for: session, delegate: delegate) : nil
+        let taskSession = lane?.session ?? session
+        let task: URLSessionDataTask
+        var cleanups: [@Sendable () -> Void] = []
+        switch plan {
+        case .none:
+            task = taskSession.dataTask(with: urlRequest)
+        case .inMemory(let data):
+            urlRequest.httpBody = data
+            task = taskSession.dataTask(with: urlRequest)
+        case .file(let url, let temporary):
+            task = taskSession.uploadTask(with: urlRequest, fromFile: url)
+            if temporary { cleanups.append { try? FileManager.default.removeItem(at: url) } }
         }
-
-        let task = session.dataTask(with: urlRequest)
+        if let lane { cleanups.append(lane.finish) }
         let bufferLimit = context.collectsResponseBody ? min(Self.wholeBodyBufferLimit, context.maxResponseSize) : nil
-        let handler = TaskHandler(task: task, isHead: request.method == .head, bufferLimit: bufferLimit)
+        var flow: ReceiveFlow?
+        if streamsResponse { flow = lane?.flow ?? ReceiveFlow.suspending(task) }
+        let finishActions = cleanups
+        var onFinish: (@Sendable () -> Void)?
+        if !finishActions.isEmpty {
+            onFinish = { @Sendable in for action in finishActions { action() } }
+        }
+        let handler = TaskHandler(task: task, isHead: request.method == .head, bufferLimit: bufferLimit,
+                                  progress: upload?.progress, flow: flow, onFinish: onFinish)
         delegate.register(handler, for: task)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in

@@ -82,6 +82,7 @@ public final class TestServer: Sendable {
         CookieRoutes.add(to: router)
         PaginationRoutes.add(to: router)
         HostileRoutes.add(to: router)
+        TransferRoutes.add(to: router, state: state)
 
         var logger = Logger(label: "CourierTestServer")
         logger.logLevel = ProcessInfo.processInfo.environment["COURIER_TEST_SERVER_LOG"]

@@ -2,14 +2,38 @@ import Foundation
 import OpenAPIRuntime
 
 /// A piece of a body that is produced when the body is sent: bytes in memory or a file.
-enum BodySegment: Sendable {
+package enum BodySegment: Sendable {
+    /// Bytes in memory (a part's headers, a text field).
     case bytes([UInt8])
+    /// The whole content of a file, read when the body is sent.
     case file(URL)
 
-    var length: Int? {
+    /// The segment's length in bytes (`nil` when a file's size cannot be read).
+    package var length: Int? {
         switch self {
         case .bytes(let bytes): return bytes.count
         case .file(let url): return try? FileChunks.size(of: url)
+        }
+    }
+}
+
+extension BodySegment {
+    /// Writes the segments, in order, to a new file at `url` (a multipart form with files, for a
+    /// transport that can only send a file from disk), in chunks of `chunkSize` bytes.
+    package static func write(_ segments: [BodySegment], to url: URL, chunkSize: Int = 1 << 20) throws {
+        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
+        }
+        let output = try FileHandle(forWritingTo: url)
+        defer { try? output.close() }
+        for segment in segments {
+            switch segment {
+            case .bytes(let bytes):
+                try output.write(contentsOf: bytes)
+            case .file(let file):
+                var reader = try FileChunks(url: file, chunkSize: chunkSize)
+                while let chunk = try reader.next() { try output.write(contentsOf: chunk) }
+            }
         }
     }
 }
@@ -47,14 +71,19 @@ struct SegmentSequence: AsyncSequence, Sendable {
         AsyncIterator(remaining: segments[...], file: nil, chunkSize: chunkSize)
     }
 
-    /// The segments as a replayable `HTTPBody` with a known length when every file's size is known.
+    /// The segments as a replayable `HTTPBody` with a known length when every file's size is
+    /// known, registered with its ``UploadDescription`` so a transport can send the files from
+    /// disk itself.
     func makeBody() -> HTTPBody {
         var total = 0
         var known = true
         for segment in segments {
             if let length = segment.length { total += length } else { known = false }
         }
-        return HTTPBody(self, length: known ? .known(Int64(total)) : .unknown, iterationBehavior: .multiple)
+        let body = HTTPBody(self, length: known ? .known(Int64(total)) : .unknown, iterationBehavior: .multiple)
+        let source: UploadDescription.Source
+        if segments.count == 1, case .file(let url) = segments[0] { source = .file(url) } else { source = .segments(segments) }
+        return .registered(body, as: UploadDescription(source: source))
     }
 }
 

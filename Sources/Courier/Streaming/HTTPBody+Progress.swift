@@ -1,11 +1,17 @@
 import OpenAPIRuntime
 
 extension HTTPBody {
-    /// A body with the same bytes, length and iteration behaviour that calls `progress` after each
-    /// chunk is handed on (to the transport, for an upload).
+    /// A body with the same bytes, length and iteration behaviour that reports upload progress.
+    ///
+    /// Over `URLSessionTransport` and `AsyncHTTPClientTransport` the count is what the transport
+    /// has sent (URLSession's `didSendBodyData`; AsyncHTTPClient's writes, which take the next
+    /// chunk only once the connection has taken the previous one), so progress reaches 100 %
+    /// only when the bytes have left. Any other transport reads the body as a stream, and the
+    /// count is then the bytes handed to it, after each chunk.
     ///
     /// A body that can be iterated more than once (a file, bytes in memory) starts counting from
-    /// zero again on each iteration, so a retried upload reports its progress afresh.
+    /// zero again on each iteration, so a retried upload reports its progress afresh. A file or
+    /// multipart body built by Courier stays one the transport can send from disk.
     ///
     /// ```swift
     /// let body = HTTPBody(data).reportingProgress { print($0) }
@@ -13,11 +19,13 @@ extension HTTPBody {
     public func reportingProgress(_ progress: @escaping TransferProgressHandler) -> HTTPBody {
         let total: Int64?
         if case .known(let length) = self.length { total = length } else { total = nil }
-        return HTTPBody(
-            ProgressReportingSequence(base: self, total: total, progress: progress),
+        let reporter = UploadProgressReporter(total: total, handler: progress)
+        let wrapped = HTTPBody(
+            ProgressReportingSequence(base: self, reporter: reporter),
             length: self.length,
             iterationBehavior: self.iterationBehavior
         )
+        return .registered(wrapped, as: UploadDescription(source: uploadDescription?.source, progress: reporter))
     }
 }
 
@@ -25,24 +33,21 @@ extension HTTPBody {
 struct ProgressReportingSequence: AsyncSequence, Sendable {
     typealias Element = ArraySlice<UInt8>
     let base: HTTPBody
-    let total: Int64?
-    let progress: TransferProgressHandler
+    let reporter: UploadProgressReporter
 
     struct AsyncIterator: AsyncIteratorProtocol {
         var base: HTTPBody.AsyncIterator
-        var completed: Int64 = 0
-        let total: Int64?
-        let progress: TransferProgressHandler
+        let reporter: UploadProgressReporter
 
         mutating func next() async throws -> ArraySlice<UInt8>? {
             guard let chunk = try await base.next() else { return nil }
-            completed += Int64(chunk.count)
-            progress(TransferProgress(completedBytes: completed, totalBytes: total))
+            reporter.handedOver(chunk.count)
             return chunk
         }
     }
 
     func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(base: base.makeAsyncIterator(), total: total, progress: progress)
+        reporter.iterationStarted()
+        return AsyncIterator(base: base.makeAsyncIterator(), reporter: reporter)
     }
 }

@@ -1,0 +1,94 @@
+import Courier
+import CourierTestServer
+import Foundation
+import OpenAPIRuntime
+import Testing
+
+/// Bodies move only as fast as the slower side: a reader that stops reading stops the server,
+/// and a server that stops reading stops the client reading its source. Checked at the counters
+/// of the test server (what it has written or read) and of the source, not with memory figures
+/// (courier-bench measures those in a child process per case).
+@Suite("Back-pressure")
+struct BackPressureTests {
+    /// Bytes the kernel's socket buffers, NIO and the transport may hold between a stalled
+    /// reader and the server: far below the bodies used here.
+    static let slack = 24 * 1024 * 1024
+
+    @Test("a reader that stops reading stops the server's writes", arguments: TransportKind.allCases)
+    func stalledReader(_ kind: TransportKind) async throws {
+        let size = 128 * 1024 * 1024
+        try await withTestServer { server in
+            let client = kind.client(for: server)
+            let id = UUID().uuidString
+            let bytes = try await client.bytes(for: Request<Data>(path: "/transfers/download/\(id)/\(size)"))
+            var iterator = bytes.makeAsyncIterator()
+            let first = try await iterator.next()
+            #expect(first?.isEmpty == false)
+            let sent = try await Transfers.settled { server.transferSent(id) }
+            #expect(sent < Self.slack, "the server wrote \(sent) of \(size) bytes to a reader that read one chunk")
+            // Reading on resumes the transfer.
+            var more = 0
+            while more < 8 * 1024 * 1024, let chunk = try await iterator.next() { more += chunk.count }
+            #expect(more >= 8 * 1024 * 1024)
+        }
+    }
+
+    @Test("a download through the paused path is written whole", arguments: TransportKind.allCases)
+    func download(_ kind: TransportKind) async throws {
+        let dir = try Transfers.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let size = 16 * 1024 * 1024
+        try await withTestServer { server in
+            let client = kind.client(for: server)
+            let id = UUID().uuidString
+            let result = try await client.download(Request<Data>(path: "/transfers/download/\(id)/\(size)"), to: dir.appendingPathComponent("d"))
+            #expect(result.byteCount == Int64(size))
+        }
+    }
+
+    @Test("an upload reads its source no faster than the server takes the bytes")
+    func uploadSourceFollowsTheServer() async throws {
+        let size = 48 * 1024 * 1024
+        try await withTestServer { server in
+            let client = TransportKind.asyncHTTPClient.client(for: server)
+            let id = UUID().uuidString
+            let source = CountingSource(size: size)
+            let upload = Task {
+                try await client.send(Request<TransferReceipt>(method: .post, path: "/transfers/upload/\(id)?stallAfter=1048576",
+                                                               body: .stream(source.body(), contentType: "application/octet-stream")))
+            }
+            #expect(try await Transfers.eventually { server.transferStalled(id) })
+            let pulled = try await Transfers.settled { source.pulled }
+            #expect(pulled - server.transferReceived(id) < Self.slack,
+                    "read \(pulled) bytes from the source while the server had read \(server.transferReceived(id))")
+            server.releaseTransfer(id)
+            let receipt = try await upload.value
+            #expect(receipt.bytes == "\(size)")
+        }
+    }
+}
+
+/// A generated body of `size` bytes that counts what has been read from it.
+final class CountingSource: Sendable {
+    let size: Int
+    private let count = Locked(0)
+
+    init(size: Int) { self.size = size }
+
+    /// The bytes read so far.
+    var pulled: Int { count.withLock { $0 } }
+
+    func body() -> HTTPBody {
+        let chunk = ArraySlice([UInt8](repeating: UInt8(ascii: "u"), count: 64 * 1024))
+        let size = self.size
+        let sequence = AsyncThrowingStream<ArraySlice<UInt8>, any Error> { [count] in
+            let sent = count.withLock { sent -> Int in
+                let n = min(chunk.count, size - sent)
+                sent += n
+                return n
+            }
+            return sent > 0 ? chunk.prefix(sent) : nil
+        }
+        return HTTPBody(sequence, length: .known(Int64(size)), iterationBehavior: .single)
+    }
+}

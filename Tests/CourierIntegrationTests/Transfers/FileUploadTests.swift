@@ -1,0 +1,134 @@
+import Courier
+import CourierTestServer
+import CourierURLSession
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+import Testing
+
+/// Files and multipart forms with files go up from disk on both transports, whatever their
+/// size: a transport that collects at most 64 KiB in memory sends a 3 MiB file.
+@Suite("File uploads from disk")
+struct FileUploadTests {
+    static let size = 3 * 1024 * 1024
+
+    @Test("a file larger than the in-memory limit is uploaded whole", arguments: TransportKind.allCases)
+    func fileBody(_ kind: TransportKind) async throws {
+        let dir = try Transfers.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("payload.bin")
+        let checksum = try Transfers.writePayload(count: Self.size, to: file)
+        try await withTestServer { server in
+            let client = APIClient(configuration: APIConfiguration(baseURL: server.baseURL), transport: Transfers.transport(kind))
+            let receipt = try await client.send(Request<TransferReceipt>(
+                method: .put, path: "/transfers/upload/\(UUID().uuidString)?checksum=1", body: .file(file, contentType: "application/octet-stream")))
+            #expect(receipt.bytes == "\(Self.size)")
+            #expect(receipt.checksum == "\(checksum)")
+        }
+    }
+
+    @Test("a multipart form with a large file is uploaded whole; its temporary file is removed", arguments: TransportKind.allCases)
+    func multipartWithFile(_ kind: TransportKind) async throws {
+        let dir = try Transfers.makeDirectory()
+        let spool = try Transfers.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: dir); try? FileManager.default.removeItem(at: spool) }
+        let file = dir.appendingPathComponent("video.bin")
+        try Transfers.writePayload(count: Self.size, to: file)
+        var form = MultipartForm(boundary: "courier-transfer")
+        form.append("Ada", name: "name")
+        try form.appendFile(at: file, name: "video", contentType: "application/octet-stream")
+        let expected = try await Data(collecting: HTTPBody.multipartForTest(form), upTo: .max)
+        var checksum = TransferChecksum()
+        expected.withUnsafeBytes { checksum.add($0) }
+        try await withTestServer { server in
+            let client = APIClient(configuration: APIConfiguration(baseURL: server.baseURL),
+                                   transport: Transfers.transport(kind, temporaryDirectory: spool))
+            let receipt = try await client.send(Request<TransferReceipt>(
+                method: .post, path: "/transfers/upload/\(UUID().uuidString)?checksum=1", body: .multipart(form)))
+            #expect(receipt.bytes == "\(expected.count)")
+            #expect(receipt.checksum == "\(checksum.value)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: spool.path).isEmpty)
+    }
+
+    @Test("a cancelled multipart upload removes its temporary file")
+    func cancelledMultipart() async throws {
+        let dir = try Transfers.makeDirectory()
+        let spool = try Transfers.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: dir); try? FileManager.default.removeItem(at: spool) }
+        let file = dir.appendingPathComponent("video.bin")
+        try Transfers.writePayload(count: 16 * 1024 * 1024, to: file, checksummed: false)
+        var form = MultipartForm()
+        try form.appendFile(at: file, name: "video")
+        let sent = form
+        try await withTestServer { server in
+            let client = APIClient(configuration: APIConfiguration(baseURL: server.baseURL),
+                                   transport: Transfers.transport(.urlSession, temporaryDirectory: spool))
+            let id = UUID().uuidString
+            let upload = Task {
+                try await client.send(Request<TransferReceipt>(method: .post, path: "/transfers/upload/\(id)?stallAfter=65536", body: .multipart(sent)))
+            }
+            #expect(try await Transfers.eventually { server.transferStalled(id) })
+            #expect(try FileManager.default.contentsOfDirectory(atPath: spool.path).count == 1)
+            upload.cancel()
+            _ = await upload.result
+            let removed = try await Transfers.eventually { (try? FileManager.default.contentsOfDirectory(atPath: spool.path).isEmpty) == true }
+            #expect(removed)
+            server.releaseTransfer(id)
+        }
+    }
+
+    @Test("a failed multipart upload removes its temporary file")
+    func failedMultipart() async throws {
+        let dir = try Transfers.makeDirectory()
+        let spool = try Transfers.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: dir); try? FileManager.default.removeItem(at: spool) }
+        let file = dir.appendingPathComponent("video.bin")
+        try Transfers.writePayload(count: 256 * 1024, to: file)
+        var form = MultipartForm()
+        try form.appendFile(at: file, name: "video")
+        // A port nothing listens on any more: the connection is refused.
+        let stopped = try await TestServer.start()
+        let port = stopped.port
+        await stopped.stop()
+        let client = APIClient(configuration: APIConfiguration(baseURL: URL(string: "http://127.0.0.1:\(port)")!),
+                               transport: Transfers.transport(.urlSession, temporaryDirectory: spool))
+        await #expect(throws: APIError.self) {
+            try await client.send(Request<TransferReceipt>(method: .post, path: "/transfers/upload/x", body: .multipart(form)))
+        }
+        let removed = try await Transfers.eventually { (try? FileManager.default.contentsOfDirectory(atPath: spool.path).isEmpty) == true }
+        #expect(removed)
+    }
+
+    @Test("bodies collected in memory over URLSession are refused past the limit, with an error that says so")
+    func inMemoryLimit() async throws {
+        try await withTestServer { server in
+            let client = APIClient(configuration: APIConfiguration(baseURL: server.baseURL), transport: Transfers.transport(.urlSession))
+            let error = await #expect(throws: APIError.self) {
+                try await client.send(Request<TransferReceipt>(method: .post, path: "/transfers/upload/x",
+                                                               body: .data(Data(count: 128 * 1024), contentType: "application/octet-stream")))
+            }
+            #expect(String(describing: error).contains("maxRequestBodySize"))
+            #expect(server.requestCount == 0)
+        }
+    }
+}
+
+extension HTTPBody {
+    /// The bytes Courier sends for `form` (read through the client's own encoder, via a stub).
+    static func multipartForTest(_ form: MultipartForm) async throws -> HTTPBody {
+        let recorder = BodyRecorder()
+        let client = APIClient(configuration: APIConfiguration(baseURL: URL(string: "http://stub.example")!), transport: recorder)
+        _ = try? await client.send(Request<Data>(method: .post, path: "/", body: .multipart(form)))
+        return HTTPBody(recorder.bytes.withLock { $0 })
+    }
+}
+
+/// A transport that keeps the request body's bytes and answers 204.
+private struct BodyRecorder: Transport {
+    let bytes = Locked(Data())
+    func send(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
+        if let body { let data = try await Data(collecting: body, upTo: .max); bytes.withLock { $0 = data } }
+        return (HTTPResponse(status: .noContent), nil)
+    }
+}
