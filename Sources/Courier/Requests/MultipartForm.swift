@@ -3,8 +3,11 @@ import Foundation
 /// A `multipart/form-data` body (RFC 7578): fields and files, each with its own name, file name
 /// and content type.
 ///
-/// Files are streamed from disk when the body is sent, never loaded whole; the total length is
-/// computed up front so `Content-Length` is set. The boundary is random unless you pass one.
+/// Files are read from disk when the body is sent, never loaded whole: `AsyncHTTPClientTransport`
+/// streams the parts one after the other; `URLSessionTransport` writes the form to a temporary
+/// file first (it can only stream a file) and uploads that, removing it when the task ends. The
+/// total length is computed up front so `Content-Length` is set. The boundary is random unless
+/// you pass one.
 ///
 /// ```swift
 /// var form = MultipartForm()
@@ -67,7 +70,7 @@ public struct MultipartForm: Sendable {
         parts.append(Part(name: name, fileName: fileName ?? name, contentType: type, content: .data(data)))
     }
 
-    /// Adds a file part streamed from disk. Throws if the file cannot be read.
+    /// Adds a file part, read from disk when the body is sent. Throws if the file cannot be read.
     public mutating func appendFile(at url: URL, name: String, fileName: String? = nil, contentType: String? = nil) throws {
         _ = try FileChunks.size(of: url)
         let type = contentType ?? MediaType.infer(fileName: url.lastPathComponent).description

@@ -7,10 +7,15 @@ import OpenAPIRuntime
 /// .json(NewUser(name: "Ada"))                          // the client's JSONEncoder
 /// .data(png, contentType: "image/png")
 /// .form([("grant_type", "password"), ("username", "ada")])
-/// .multipart(form)                                     // streamed, files never loaded whole
-/// .file(url, contentType: "application/zip")           // streamed from disk
+/// .multipart(form)                                     // files uploaded from disk, never loaded whole
+/// .file(url, contentType: "application/zip")           // uploaded from disk, any size
 /// .stream(body)                                        // any HTTPBody
 /// ```
+///
+/// Files — `.file`, and the file parts of `.multipart` — are uploaded from disk on both
+/// transports, whatever their size. `AsyncHTTPClientTransport` streams every body;
+/// `URLSessionTransport` collects the others (bytes, JSON, forms, `.stream`) in memory before
+/// sending, up to its `maxRequestBodySize`. See the article *Transports and large transfers*.
 public enum RequestBody: Sendable {
     /// A value encoded as JSON with the client's encoder; `Content-Type: application/json`.
     case json(any Encodable & Sendable)
@@ -20,9 +25,10 @@ public enum RequestBody: Sendable {
     case form([(String, String)])
     /// `multipart/form-data`.
     case multipart(MultipartForm)
-    /// The contents of a file, streamed from disk.
+    /// The contents of a file, uploaded from disk (never loaded whole) on both transports.
     case file(URL, contentType: String)
     /// A streaming body. Only bodies whose `iterationBehavior` is `.multiple` can be resent on
-    /// a retry or a 307/308 redirect.
+    /// a retry or a 307/308 redirect. `AsyncHTTPClientTransport` streams it as it is read;
+    /// `URLSessionTransport` collects it in memory first, up to its `maxRequestBodySize`.
     case stream(HTTPBody, contentType: String? = nil)
 }

@@ -7,9 +7,15 @@ extension APIClient {
     /// the response.
     ///
     /// Any body works (`.file`, `.stream`, `.multipart`, `.data`, `.json`, `.form`); files and
-    /// multipart forms are streamed from disk, never loaded whole. Progress counts the bytes
-    /// handed to the transport; the total is known for everything but a `.stream` body of
-    /// unknown length. A retried upload of a replayable body reports from zero again.
+    /// the files of multipart forms are uploaded from disk, never loaded whole, on both
+    /// transports.
+    ///
+    /// Progress is what the transport has sent: URLSession's `didSendBodyData` on
+    /// `URLSessionTransport`; on `AsyncHTTPClientTransport`, the bytes the connection has taken
+    /// (the next chunk is read only once it has taken the previous one). Another transport
+    /// reports the bytes the body has handed to it. The total is known for everything but a
+    /// `.stream` body of unknown length. A retried upload of a replayable body reports from
+    /// zero again.
     ///
     /// ```swift
     /// let avatar = Request<Avatar>(method: .put, path: "/me/avatar", body: .file(imageURL, contentType: "image/png"))
@@ -33,7 +39,8 @@ extension APIClient {
         return try await send(modified)
     }
 
-    /// Uploads a file, streamed from disk, as the body of `request` (replacing any body it has).
+    /// Uploads a file from disk, never loaded whole, as the body of `request` (replacing any
+    /// body it has).
     ///
     /// ```swift
     /// try await client.upload(Request<Void>(method: .put, path: "/files/report.pdf"),
