@@ -80,6 +80,7 @@ public final class TestServer: Sendable {
         RedirectRoutes.add(to: router)
         AuthRoutes.add(to: router, state: state)
         CookieRoutes.add(to: router)
+        CookieJarRoutes.add(to: router)
         PaginationRoutes.add(to: router)
         HostileRoutes.add(to: router)
         TransferRoutes.add(to: router, state: state)

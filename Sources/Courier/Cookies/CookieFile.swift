@@ -23,8 +23,10 @@ struct CookieFile: Sendable {
     let url: URL
     /// The largest file read back (a file larger than any jar could write is not a cookie file).
     let maxBytes: Int
-    /// The last revision written, so that a slower writer never replaces a newer file.
-    private let written = Locked(-1)
+    /// The last revision and cookies written: a slower writer never replaces a newer file, and
+    /// a change that leaves the saved cookies as they were (a session cookie set, when those
+    /// are not saved) writes nothing.
+    private let written = Locked((revision: -1, cookies: [Cookie]?.none))
 
     init(url: URL, limits: CookieJar.Limits) {
         self.url = url
@@ -61,13 +63,17 @@ struct CookieFile: Sendable {
     /// are logged: a request never fails because its cookies could not be saved.
     func save(_ cookies: [Cookie], revision: Int, logger: Logger) {
         written.withLock { last in
-            guard revision > last else { return }
+            guard revision > last.revision else { return }
+            guard cookies != last.cookies else {
+                last.revision = revision
+                return
+            }
             do {
                 let encoder = JSONEncoder()
                 encoder.dateEncodingStrategy = .secondsSince1970
                 encoder.outputFormatting = [.sortedKeys]
                 try Self.replace(url, with: try encoder.encode(Contents(cookies: cookies)))
-                last = revision
+                last = (revision, cookies)
             } catch {
                 logger.warning("Cookie file could not be written: \(error)", metadata: ["file.path": "\(url.path)"])
             }

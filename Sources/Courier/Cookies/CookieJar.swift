@@ -182,7 +182,8 @@ public final class CookieJar: Sendable {
         let now = clock.now()
         var outcomes: [(String, CookieStore.Outcome)] = []
         outcomes.reserveCapacity(setCookieHeaders.count)
-        let parsed = setCookieHeaders.map { SetCookieParser.parse($0, maxNameValueBytes: limits.maxCookieBytes) }
+        // URLSession folds repeated Set-Cookie fields into one, joined with commas: split them again.
+        let parsed = setCookieHeaders.flatMap(SetCookieParser.splitFolded).map { SetCookieParser.parse(String($0), maxNameValueBytes: limits.maxCookieBytes) }
         let (before, after) = store.withLock { store in
             let before = store.revision
             for (index, cookie) in parsed.enumerated() {
@@ -211,9 +212,11 @@ public final class CookieJar: Sendable {
         guard let file else { return }
         let now = clock.now()
         let keepsSessions = persistsSessionCookies
-        let (cookies, current) = store.withLock { store in
+        let (saved, current) = store.withLock { store in
             (store.all(at: now).filter { keepsSessions || !$0.isSessionCookie }, store.revision)
         }
+        // Sorted, so the file is the same for the same cookies.
+        let cookies = saved.sorted { ($0.domain, $0.path, $0.name) < ($1.domain, $1.path, $1.name) }
         file.save(cookies, revision: max(revision, current), logger: logger)
     }
 }

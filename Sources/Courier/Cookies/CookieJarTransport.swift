@@ -21,7 +21,8 @@ struct CookieJarTransport: Transport {
         var request = request
         Self.addCookies(from: jar, for: url, to: &request.headerFields)
         let (response, responseBody) = try await base.send(request, body: body, context: context)
-        let setCookies = response.headerFields[values: .setCookie]
+        var setCookies: [String] = []
+        for field in response.headerFields where field.name == .setCookie { setCookies.append(field.value) }
         if !setCookies.isEmpty {
             jar.receive(setCookies, from: url, logger: context.logger)
         }
@@ -29,22 +30,26 @@ struct CookieJarTransport: Transport {
     }
 
     /// Adds the jar's cookies to the request's `Cookie` header: the request's own cookies first,
-    /// then the jar's, skipping names the request already set; one `Cookie` field in all.
+    /// then the jar's, skipping names the request already set; one `Cookie` field in all
+    /// (RFC 6265 §5.4: a user agent sends at most one).
     static func addCookies(from jar: CookieJar, for url: CookieRequestURL, to fields: inout HTTPFields) {
-        let own = fields[values: .cookie]
-        if own.isEmpty {
-            if let header = jar.cookieHeader(for: url) { fields[.cookie] = header }
-            return
-        }
-        let ownHeader = own.joined(separator: "; ")
+        // Read the fields themselves: `HTTPFields`' subscripts split a Cookie value at "; ", and
+        // its setter stores one field per cookie (HTTP/2 style), which an HTTP/1.1 transport
+        // would send as as many `Cookie` lines.
+        let own = fields.filter { $0.name == .cookie }.map(\.value)
         var names = Set<Substring>()
-        for pair in ownHeader.split(separator: ";") {
-            var name = pair.prefix { $0 != "=" }
-            while name.first == " " || name.first == "\t" { name = name.dropFirst() }
-            while name.last == " " || name.last == "\t" { name = name.dropLast() }
-            names.insert(name)
+        for value in own {
+            for pair in value.split(separator: ";") {
+                var name = pair.prefix { $0 != "=" }
+                while name.first == " " || name.first == "\t" { name = name.dropFirst() }
+                while name.last == " " || name.last == "\t" { name = name.dropLast() }
+                names.insert(name)
+            }
         }
-        guard let header = jar.cookieHeader(for: url, skipping: names) else { return }
-        fields[.cookie] = ownHeader + "; " + header
+        let added = jar.cookieHeader(for: url, skipping: names)
+        guard added != nil || own.count > 1 else { return }
+        let header = (own + (added.map { [$0] } ?? [])).joined(separator: "; ")
+        fields[.cookie] = nil
+        fields.append(HTTPField(name: .cookie, value: header))
     }
 }

@@ -43,6 +43,46 @@ package enum SetCookieParser {
         return cookie
     }
 
+    /// Splits a `Set-Cookie` value that holds several cookies joined with commas, as
+    /// `URLSession` delivers them (`HTTPURLResponse` folds repeated fields into one). A comma
+    /// starts a new cookie only when what follows it, up to the next `;` or `,`, is `name=…` with
+    /// a name free of spaces — so the comma in `Expires=Wed, 21 Oct 2015 …` is not a split point,
+    /// and neither is one inside a value (`a=x,y`). RFC 6265's cookie values cannot hold commas,
+    /// so a conforming server's cookies split the same whichever transport delivered them.
+    package static func splitFolded(_ header: String) -> [Substring] {
+        let text = Substring(header)
+        guard text.contains(",") else { return [text] }
+        var parts: [Substring] = []
+        var start = text.startIndex
+        var index = text.startIndex
+        while let comma = text[index...].firstIndex(of: ",") {
+            index = text.index(after: comma)
+            if startsCookiePair(text[index...]) {
+                parts.append(trimmed(text[start..<comma]))
+                start = index
+            }
+        }
+        parts.append(trimmed(text[start...]))
+        return parts
+    }
+
+    /// Whether `text` begins (after spaces) with `token=`, before any `;` or `,`.
+    private static func startsCookiePair(_ text: Substring) -> Bool {
+        var sawName = false
+        var sawSpaceAfterName = false
+        for character in text {
+            switch character {
+            case "=": return sawName
+            case ";", ",": return false
+            case " ", "\t": if sawName { sawSpaceAfterName = true }
+            default:
+                if sawSpaceAfterName { return false }
+                sawName = true
+            }
+        }
+        return false
+    }
+
     /// Applies one `name=value` or flag attribute (§5.2.1–§5.2.6 and RFC 6265bis' `SameSite`).
     /// The last occurrence of an attribute wins.
     private static func apply(_ attribute: Substring, to cookie: inout SetCookie) {

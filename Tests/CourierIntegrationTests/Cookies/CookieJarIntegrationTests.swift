@@ -1,0 +1,118 @@
+import Courier
+import CourierTestServer
+import Foundation
+import Testing
+
+/// The cookie jar against the real test server, on both transports: the same cookies go out
+/// whichever transport carries them.
+@Suite("Cookie jar against a real server")
+struct CookieJarIntegrationTests {
+    /// What `/cookie-jar/echo` answers: every `Cookie` field the request carried.
+    private struct CookieFields: Decodable, Sendable { var cookies: [String] }
+
+    private func client(_ kind: TransportKind, _ server: TestServer, jar: CookieJar) -> APIClient {
+        kind.client(for: server) { $0.cookieJar = jar }
+    }
+
+    private func set(_ lines: String...) -> Request<Data> {
+        Request<Data>(path: "/cookie-jar/set", query: lines.map { URLQueryItem(name: "line", value: $0) })
+    }
+
+    /// Sets `line` on a redirect to `location`, which answers like `/cookie-jar/echo`.
+    private func set(_ line: String, redirectingTo location: String) -> Request<CookieFields> {
+        Request<CookieFields>(path: "/cookie-jar/set", query: [URLQueryItem(name: "line", value: line), URLQueryItem(name: "location", value: location)])
+    }
+
+    private let echo = Request<CookieFields>(path: "/cookie-jar/echo")
+
+    /// FoundationNetworking (Linux) ignores `URLRequest.httpShouldHandleCookies`, which
+    /// URLSessionTransport sets when a jar is used (``RequestContext/usesCookieJar``): the
+    /// session's own cookie store still records `Set-Cookie` and adds its cookies to requests.
+    /// Measured here; Apple's URLSession honours the flag. Fixing it on Linux takes a session
+    /// without a cookie store in URLSessionTransport — until then these checks are known issues
+    /// there, and start failing (issue not recorded) once it is fixed.
+    private static func sessionStoreInterferes(_ kind: TransportKind) -> Bool {
+        #if canImport(FoundationNetworking)
+        kind == .urlSession
+        #else
+        false
+        #endif
+    }
+
+    private static let sessionStoreIssue: Comment = "FoundationNetworking ignores URLRequest.httpShouldHandleCookies: the session's own cookie store still adds its cookies"
+
+    @Test("a cookie the server sets is sent back on the next request, in one Cookie field", arguments: TransportKind.allCases)
+    func roundTrip(_ kind: TransportKind) async throws {
+        try await withKnownIssue(Self.sessionStoreIssue, isIntermittent: false) {
+            try await withTestServer { server in
+                let jar = CookieJar()
+                let client = client(kind, server, jar: jar)
+                _ = try await client.send(set("sid=abc; Path=/; HttpOnly", "pref=1; Path=/cookie-jar; Max-Age=3600"))
+                #expect(try await client.send(echo).cookies == ["pref=1; sid=abc"])
+                #expect(jar.cookies.count == 2)
+                _ = try await client.send(set("sid=gone; Path=/; Max-Age=0"))
+                #expect(try await client.send(echo).cookies == ["pref=1"])
+            }
+        } when: { Self.sessionStoreInterferes(kind) }
+    }
+
+    @Test("URLSession's own cookie storage stays out: clearing the jar leaves no Cookie field", arguments: TransportKind.allCases)
+    func onlyTheJarDecides(_ kind: TransportKind) async throws {
+        try await withKnownIssue(Self.sessionStoreIssue, isIntermittent: false) {
+            try await withTestServer { server in
+                let jar = CookieJar()
+                let client = client(kind, server, jar: jar)
+                _ = try await client.send(set("sid=abc; Path=/; Max-Age=3600"))
+                jar.removeAll()
+                #expect(try await client.send(echo).cookies == [])
+                jar.setCookie("other=1", for: server.url("/"))
+                #expect(try await client.send(echo).cookies == ["other=1"])
+            }
+        } when: { Self.sessionStoreInterferes(kind) }
+    }
+
+    @Test("cookies are not sent to another host: 127.0.0.1 and localhost are two hosts", arguments: TransportKind.allCases)
+    func otherHost(_ kind: TransportKind) async throws {
+        try await withTestServer { server in
+            let jar = CookieJar()
+            let client = client(kind, server, jar: jar)
+            let localhost = "http://localhost:\(server.port)"
+            _ = try await client.send(set("ip=1; Path=/"))
+            _ = try await client.send(Request<Data>(path: RequestPath(verbatim: localhost + "/cookie-jar/set"), query: [.init(name: "line", value: "named=1; Path=/")]))
+            #expect(try await client.send(echo).cookies == ["ip=1"])
+            #expect(try await client.send(Request<CookieFields>(path: RequestPath(verbatim: localhost + "/cookie-jar/echo"))).cookies == ["named=1"])
+            // A Domain naming the other host is refused.
+            _ = try await client.send(set("evil=1; Domain=localhost"))
+            #expect(!jar.cookies.contains { $0.name == "evil" })
+        }
+    }
+
+    @Test("Set-Cookie on a redirect is stored and sent on the next hop; a redirect to another host does not carry it", arguments: TransportKind.allCases)
+    func redirects(_ kind: TransportKind) async throws {
+        try await withTestServer { server in
+            let jar = CookieJar()
+            let client = client(kind, server, jar: jar)
+            let sameHost = try await client.send(set("hop=1; Path=/", redirectingTo: "/cookie-jar/echo"))
+            #expect(sameHost.cookies == ["hop=1"])
+            let elsewhere = "http://localhost:\(server.port)/cookie-jar/echo"
+            let otherHost = try await client.send(set("hop2=1; Path=/", redirectingTo: elsewhere))
+            #expect(otherHost.cookies == [])
+            #expect(jar.cookies.map(\.name).sorted() == ["hop", "hop2"])
+        }
+    }
+
+    @Test("a response with 1,000 Set-Cookie fields leaves the jar within its per-site limit", arguments: TransportKind.allCases)
+    func manyCookies(_ kind: TransportKind) async throws {
+        try await withKnownIssue(Self.sessionStoreIssue, isIntermittent: false) {
+            try await withTestServer { server in
+                let jar = CookieJar()
+                let client = client(kind, server, jar: jar)
+                _ = try await client.send(Request<Data>(path: "/cookie-jar/many", query: [.init(name: "count", value: "1000"), .init(name: "size", value: "8")]))
+                #expect(jar.cookies.count == 180)
+                let sent = try await client.send(echo).cookies
+                #expect(sent.count == 1)
+                #expect(sent.first?.split(separator: ";").count == 180)
+            }
+        } when: { Self.sessionStoreInterferes(kind) }
+    }
+}

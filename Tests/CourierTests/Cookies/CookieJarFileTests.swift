@@ -1,0 +1,116 @@
+@testable import Courier
+import Foundation
+import InMemoryLogging
+import Logging
+import Testing
+
+@Suite("Cookie jar: persistence")
+struct CookieJarFileTests {
+    private func temporaryFile() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-cookies-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory.appendingPathComponent("cookies.json")
+    }
+
+    private func logger() -> (Logger, InMemoryLogHandler) {
+        let handler = InMemoryLogHandler()
+        return (Logger(label: "cookies") { _ in handler }, handler)
+    }
+
+    @Test("persistent cookies survive a new jar on the same file; session cookies do not, unless asked")
+    func roundTrip() throws {
+        let file = try temporaryFile()
+        let clock = CookieTestClock()
+        let jar = CookieJar(persistingTo: file, clock: clock)
+        jar.receive(["p=1; Max-Age=3600; Secure; HttpOnly; SameSite=Lax; Domain=example.com; Path=/api", "s=1"], from: "https://www.example.com/")
+        let reloaded = CookieJar(persistingTo: file, clock: clock)
+        #expect(reloaded.cookies == jar.cookies.filter { $0.name == "p" })
+        #expect(reloaded.header(for: "https://example.com/api/x") == "p=1")
+
+        let withSessions = CookieJar(persistingTo: file, persistsSessionCookies: true, clock: clock)
+        withSessions.receive(["s=1"], from: "https://www.example.com/")
+        #expect(CookieJar(persistingTo: file, clock: clock).cookies.map(\.name).sorted() == ["p", "s"])
+    }
+
+    @Test("the file is owner-only (0600) and no temporary file is left behind")
+    func permissions() throws {
+        let file = try temporaryFile()
+        let jar = CookieJar(persistingTo: file)
+        jar.receive(["p=1; Max-Age=60"], from: "https://example.com/")
+        let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        let entries = try FileManager.default.contentsOfDirectory(atPath: file.deletingLastPathComponent().path)
+        #expect(entries == ["cookies.json"])
+    }
+
+    @Test("expired cookies are dropped when the file is loaded")
+    func expiredOnLoad() throws {
+        let file = try temporaryFile()
+        let clock = CookieTestClock()
+        CookieJar(persistingTo: file, clock: clock).receive(["a=1; Max-Age=10", "b=1; Max-Age=1000"], from: "https://example.com/")
+        clock.advance(by: 100)
+        #expect(CookieJar(persistingTo: file, clock: clock).cookies.map(\.name) == ["b"])
+    }
+
+    @Test("clearing reaches the file")
+    func clearingPersists() throws {
+        let file = try temporaryFile()
+        let jar = CookieJar(persistingTo: file)
+        jar.receive(["a=1; Max-Age=100"], from: "https://a.example/")
+        jar.receive(["b=1; Max-Age=100"], from: "https://b.example/")
+        jar.removeCookies(forDomain: "a.example")
+        #expect(CookieJar(persistingTo: file).cookies.map(\.name) == ["b"])
+        jar.removeAll()
+        #expect(CookieJar(persistingTo: file).cookies.isEmpty)
+    }
+
+    @Test("a truncated, corrupt or foreign file is an empty jar and a logged warning, and is replaced on the next change",
+          arguments: ["truncated", "garbage", "empty", "foreign", "wrong types", "hostile cookies"])
+    func corruptFiles(_ kind: String) throws {
+        let file = try temporaryFile()
+        let good = CookieJar(persistingTo: file)
+        good.receive(["a=1; Max-Age=100", "b=2; Max-Age=100"], from: "https://example.com/")
+        let data = try Data(contentsOf: file)
+        let broken: Data
+        switch kind {
+        case "truncated": broken = data.prefix(data.count / 2)
+        case "garbage": broken = Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        case "empty": broken = Data()
+        case "foreign": broken = Data(#"{"format":"something-else","version":1,"cookies":[]}"#.utf8)
+        case "wrong types": broken = Data(#"{"format":"courier-cookies","version":1,"cookies":[{"name":5}]}"#.utf8)
+        default:
+            broken = Data(#"{"format":"courier-cookies","version":1,"cookies":[{"name":"x","value":"1","domain":"com","isHostOnly":false,"path":"/","isSecure":false,"isHTTPOnly":false,"createdAt":0,"lastAccessedAt":0},{"name":"","value":"1","domain":"example.com","isHostOnly":true,"path":"/","isSecure":false,"isHTTPOnly":false,"createdAt":0,"lastAccessedAt":0},{"name":"ok","value":"1","domain":"example.com","isHostOnly":true,"path":"/","isSecure":false,"isHTTPOnly":false,"createdAt":0,"lastAccessedAt":0}]}"#.utf8)
+        }
+        try broken.write(to: file)
+        let (logger, handler) = logger()
+        let jar = CookieJar(persistingTo: file, persistsSessionCookies: true, logger: logger)
+        if kind == "hostile cookies" {
+            #expect(jar.cookies.map(\.name) == ["ok"])     // Domain=com and an empty name are refused again
+        } else {
+            #expect(jar.cookies.isEmpty)
+            #expect(handler.entries.contains { $0.level == .warning && "\($0.message)".contains("Cookie file") })
+        }
+        jar.receive(["c=3; Max-Age=100"], from: "https://example.com/")
+        #expect(CookieJar(persistingTo: file).cookies.contains { $0.name == "c" })
+    }
+
+    @Test("a file that cannot be written is logged; requests and the in-memory jar go on")
+    func unwritable() throws {
+        let file = URL(fileURLWithPath: "/nonexistent-\(UUID().uuidString)/cookies.json")
+        let (logger, handler) = logger()
+        let jar = CookieJar(persistingTo: file, logger: logger)
+        jar.receive(["a=1; Max-Age=100"], from: "https://example.com/")
+        #expect(jar.header(for: "https://example.com/") == "a=1")
+        #expect(handler.entries.contains { $0.level == .warning && "\($0.message)".contains("could not be written") })
+    }
+
+    @Test("the file never holds more than the limits allow: a file larger than any jar could write is refused unread")
+    func oversizedFile() throws {
+        let file = try temporaryFile()
+        let limits = CookieJar.Limits(maxCookieBytes: 10, maxCookies: 2)
+        try Data(repeating: 0x20, count: 1_000_000).write(to: file)
+        let (logger, handler) = logger()
+        #expect(CookieJar(persistingTo: file, limits: limits, logger: logger).cookies.isEmpty)
+        #expect(handler.entries.contains { "\($0.message)".contains("larger than") })
+    }
+}
