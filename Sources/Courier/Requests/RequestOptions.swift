@@ -54,6 +54,10 @@ public struct RequestOptions: Sendable {
     /// meant for your API never reaches a pre-signed storage link or a CDN. Set it only for an
     /// origin you trust with those secrets.
     public var sendsCredentialsToOtherOrigins: Bool = false
+    /// Whether the request may share one exchange with identical requests in flight, when the
+    /// client has a ``CoalescingMiddleware``: `nil` (the default) follows the middleware's
+    /// ``CoalescingMiddleware/Scope``, `false` keeps the request out, `true` opts it in.
+    public var coalescesIdenticalRequests: Bool? = nil
 
     private var extras: [ObjectIdentifier: any Sendable] = [:]
 
