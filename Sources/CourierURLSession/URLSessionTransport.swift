@@ -99,7 +99,6 @@ public final class URLSessionTransport: Transport {
         var urlRequest = URLRequest(url: url)
         urlRequest.httpMethod = request.method.rawValue
         if context.usesCookieJar { urlRequest.httpShouldHandleCookies = false }   // the client's CookieJar alone decides
-        if context.usesCookieJar { urlRequest.httpShouldHandleCookies = false }   // the client's CookieJar alone decides
         urlRequest.timeoutInterval = max(0.001, context.remainingTime.clampedToLongestWait.secondsValue)
         // One dictionary assigned at once: `addValue(_:forHTTPHeaderField:)` searches the fields
         // already set, case-insensitively, for every header (~10,000 instructions per header on
