@@ -1,6 +1,10 @@
 import Courier
 import CourierTestServer
+import CourierURLSession
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Testing
 
 /// The cookie jar against the real test server, on both transports: the same cookies go out
@@ -30,7 +34,9 @@ struct CookieJarIntegrationTests {
     /// session's own cookie store still records `Set-Cookie` and adds its cookies to requests.
     /// Measured here; Apple's URLSession honours the flag. Fixing it on Linux takes a session
     /// without a cookie store in URLSessionTransport — until then these checks are known issues
-    /// there, and start failing (issue not recorded) once it is fixed.
+    /// there, and start failing (issue not recorded) once it is fixed. (swift-corelibs-foundation's
+    /// `URLSession._Configuration.setCookies(on:)` reads only the configuration's
+    /// `httpShouldSetCookies`.)
     private static func sessionStoreInterferes(_ kind: TransportKind) -> Bool {
         #if canImport(FoundationNetworking)
         kind == .urlSession
@@ -69,6 +75,23 @@ struct CookieJarIntegrationTests {
                 #expect(try await client.send(echo).cookies == ["other=1"])
             }
         } when: { Self.sessionStoreInterferes(kind) }
+    }
+
+    @Test("the Linux workaround: a URLSession configuration without a cookie store leaves the jar alone in charge")
+    func urlSessionWithoutCookieStore() async throws {
+        try await withTestServer { server in
+            let configuration = URLSessionTransport.defaultConfiguration()
+            configuration.httpCookieStorage = nil
+            configuration.httpShouldSetCookies = false
+            var settings = APIConfiguration(baseURL: server.baseURL)
+            let jar = CookieJar()
+            settings.cookieJar = jar
+            let client = APIClient(configuration: settings, transport: URLSessionTransport(configuration: configuration))
+            _ = try await client.send(set("sid=abc; Path=/; Max-Age=3600", "pref=1; Path=/"))
+            #expect(try await client.send(echo).cookies == ["sid=abc; pref=1"])
+            jar.removeAll()
+            #expect(try await client.send(echo).cookies == [])
+        }
     }
 
     @Test("cookies are not sent to another host: 127.0.0.1 and localhost are two hosts", arguments: TransportKind.allCases)
