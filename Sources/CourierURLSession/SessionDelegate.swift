@@ -7,8 +7,7 @@ import FoundationNetworking
 /// The session's delegate: routes each task's events to its ``TaskHandler`` and refuses
 /// redirects, which Courier follows itself.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
-    /// Keyed by the task object, not `taskIdentifier`: identifiers are per session, and one
-    /// delegate serves the transport's session and the sessions of its streamed responses.
+    /// Keyed by the task object (identifiers are only unique within one session).
     private let handlers = Locked<[ObjectIdentifier: TaskHandler]>([:])
 
     func register(_ handler: TaskHandler, for task: URLSessionTask) {

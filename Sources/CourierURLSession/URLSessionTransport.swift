@@ -30,9 +30,10 @@ import FoundationNetworking
 /// uploaded the same way (the file is removed when the task ends, also on failure and
 /// cancellation). Other bodies — bytes, JSON, forms, `.stream` — are collected in memory first,
 /// up to ``maxRequestBodySize``; use `AsyncHTTPClientTransport` to stream those. Upload progress
-/// comes from `didSendBodyData`. A response the caller reads at its own pace (`bytes(for:)`,
-/// downloads, events) is paused while the reader lags (see the article *Transports and large
-/// transfers*). On Linux, libcurl
+/// comes from `didSendBodyData`. On Apple platforms a response the caller reads at its own pace
+/// (`bytes(for:)`, downloads, events) is paused while the reader lags; FoundationNetworking
+/// cannot pause a transfer, so on Linux it is buffered as it arrives (see the article
+/// *Transports and large transfers*). On Linux, libcurl
 /// inflates compressed responses before Courier sees them, so the response size limit counts
 /// decoded bytes but cannot bound libcurl's own buffer: prefer `AsyncHTTPClientTransport` for
 /// untrusted servers.
@@ -130,8 +131,7 @@ public final class URLSessionTransport: Transport {
         let plan = try await UploadPlan.make(for: body, description: upload, maxInMemory: maxRequestBodySize, temporaryDirectory: temporaryDirectory)
         // A body the caller reads at its own pace is received no faster than it is read.
         let streamsResponse = !context.collectsResponseBody && request.method != .head
-        let lane = streamsResponse ? StreamedLane.make(for: session, delegate: delegate) : nil
-        let taskSession = lane?.session ?? session
+        let taskSession = session
         let task: URLSessionDataTask
         var cleanups: [@Sendable () -> Void] = []
         switch plan {
@@ -144,10 +144,9 @@ public final class URLSessionTransport: Transport {
             task = taskSession.uploadTask(with: urlRequest, fromFile: url)
             if temporary { cleanups.append { try? FileManager.default.removeItem(at: url) } }
         }
-        if let lane { cleanups.append(lane.finish) }
         let bufferLimit = context.collectsResponseBody ? min(Self.wholeBodyBufferLimit, context.maxResponseSize) : nil
         var flow: ReceiveFlow?
-        if streamsResponse { flow = lane?.flow ?? ReceiveFlow.suspending(task) }
+        if streamsResponse { flow = ReceiveFlow.forTask(task) }
         let finishActions = cleanups
         var onFinish: (@Sendable () -> Void)?
         if !finishActions.isEmpty {

@@ -14,7 +14,17 @@ struct BackPressureTests {
     /// reader and the server: far below the bodies used here.
     static let slack = 24 * 1024 * 1024
 
-    @Test("a reader that stops reading stops the server's writes", arguments: TransportKind.allCases)
+    /// The transports that can pause a response while its reader lags: FoundationNetworking
+    /// cannot (see `ReceiveFlow`), so on Linux only AsyncHTTPClient is checked.
+    static var pausingTransports: [TransportKind] {
+        #if canImport(FoundationNetworking)
+        return [.asyncHTTPClient]
+        #else
+        return TransportKind.allCases
+        #endif
+    }
+
+    @Test("a reader that stops reading stops the server's writes", arguments: pausingTransports)
     func stalledReader(_ kind: TransportKind) async throws {
         let size = 128 * 1024 * 1024
         try await withTestServer { server in
@@ -33,7 +43,7 @@ struct BackPressureTests {
         }
     }
 
-    @Test("a download through the paused path is written whole", arguments: TransportKind.allCases)
+    @Test("a download of a streamed body is written whole", arguments: TransportKind.allCases)
     func download(_ kind: TransportKind) async throws {
         let dir = try Transfers.makeDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -1,0 +1,39 @@
+@testable import Courier
+import Foundation
+import OpenAPIRuntime
+import Testing
+
+/// The one channel from the bodies Courier builds to its transports.
+@Suite("Upload descriptions")
+struct UploadDescriptionTests {
+    @Test("a file body is described by its file; a body built from it keeps the file only through reportingProgress")
+    func identity() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("courier-desc-\(UUID().uuidString)")
+        try Data("hello".utf8).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let body = SegmentSequence(segments: [.file(url)], chunkSize: 4).makeBody()
+        guard case .file(let described)? = body.uploadDescription?.source else {
+            Issue.record("no file source")
+            return
+        }
+        #expect(described == url)
+        let wrapped = body.reportingProgress { _ in }
+        #expect(wrapped.uploadDescription?.readsFiles == true)
+        #expect(wrapped.uploadDescription?.progress != nil)
+        // A body a middleware builds anew is just a stream.
+        #expect(HTTPBody("hello").uploadDescription == nil)
+    }
+
+    @Test("once a transport reports what it sent, bytes handed over are not reported")
+    func transportWins() {
+        let reports = Locked<[Int64]>([])
+        let reporter = UploadProgressReporter(total: 10) { p in reports.withLock { $0.append(p.completedBytes) } }
+        reporter.handedOver(4)
+        reporter.transportWillSend()
+        reporter.handedOver(6)
+        reporter.sent(3)
+        reporter.sent(3)     // not beyond the last: dropped
+        reporter.sent(10)
+        #expect(reports.withLock { $0 } == [4, 3, 10])
+    }
+}
