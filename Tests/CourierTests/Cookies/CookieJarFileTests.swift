@@ -20,6 +20,7 @@ struct CookieJarFileTests {
     @Test("persistent cookies survive a new jar on the same file; session cookies do not, unless asked")
     func roundTrip() throws {
         let file = try temporaryFile()
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let clock = CookieTestClock()
         let jar = CookieJar(persistingTo: file, clock: clock)
         jar.receive(["p=1; Max-Age=3600; Secure; HttpOnly; SameSite=Lax; Domain=example.com; Path=/api", "s=1"], from: "https://www.example.com/")
@@ -35,6 +36,7 @@ struct CookieJarFileTests {
     @Test("the file is owner-only (0600) and no temporary file is left behind")
     func permissions() throws {
         let file = try temporaryFile()
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let jar = CookieJar(persistingTo: file)
         jar.receive(["p=1; Max-Age=60"], from: "https://example.com/")
         let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
@@ -46,6 +48,7 @@ struct CookieJarFileTests {
     @Test("expired cookies are dropped when the file is loaded")
     func expiredOnLoad() throws {
         let file = try temporaryFile()
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let clock = CookieTestClock()
         CookieJar(persistingTo: file, clock: clock).receive(["a=1; Max-Age=10", "b=1; Max-Age=1000"], from: "https://example.com/")
         clock.advance(by: 100)
@@ -55,6 +58,7 @@ struct CookieJarFileTests {
     @Test("clearing reaches the file")
     func clearingPersists() throws {
         let file = try temporaryFile()
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let jar = CookieJar(persistingTo: file)
         jar.receive(["a=1; Max-Age=100"], from: "https://a.example/")
         jar.receive(["b=1; Max-Age=100"], from: "https://b.example/")
@@ -68,6 +72,7 @@ struct CookieJarFileTests {
           arguments: ["truncated", "garbage", "empty", "foreign", "wrong types", "hostile cookies"])
     func corruptFiles(_ kind: String) throws {
         let file = try temporaryFile()
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let good = CookieJar(persistingTo: file)
         good.receive(["a=1; Max-Age=100", "b=2; Max-Age=100"], from: "https://example.com/")
         let data = try Data(contentsOf: file)
@@ -107,6 +112,7 @@ struct CookieJarFileTests {
     @Test("the file never holds more than the limits allow: a file larger than any jar could write is refused unread")
     func oversizedFile() throws {
         let file = try temporaryFile()
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let limits = CookieJar.Limits(maxCookieBytes: 10, maxCookies: 2)
         try Data(repeating: 0x20, count: 1_000_000).write(to: file)
         let (logger, handler) = logger()
