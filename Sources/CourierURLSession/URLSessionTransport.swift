@@ -48,6 +48,13 @@ public final class URLSessionTransport: Transport {
     /// stream a file, not a sequence of parts). Each file is removed when its task ends.
     public let temporaryDirectory: URL
     private let delegate: SessionDelegate
+    private let delegateQueue: OperationQueue
+    /// The session for requests whose client keeps a `CookieJar` (``RequestContext/usesCookieJar``):
+    /// the same configuration without a cookie store, made on first use. A second session
+    /// because FoundationNetworking ignores `URLRequest.httpShouldHandleCookies` — only the
+    /// configuration's cookie settings count — so the jar could not otherwise be the only one
+    /// to decide.
+    private let cookielessSession = Locked<URLSession?>(nil)
     /// The largest body delivered in one piece when the client collects it anyway; larger ones
     /// are streamed from this point on.
     static let wholeBodyBufferLimit = 256 * 1024
@@ -61,12 +68,30 @@ public final class URLSessionTransport: Transport {
         queue.name = "courier.urlsession.delegate"
         queue.maxConcurrentOperationCount = 1
         self.delegate = delegate
+        self.delegateQueue = queue
         self.session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
         self.maxRequestBodySize = maxRequestBodySize
     }
 
     deinit {
         session.finishTasksAndInvalidate()
+        cookielessSession.withLock { $0?.finishTasksAndInvalidate() }
+    }
+
+    /// The session that sends a request: ``session``, or for a client with a `CookieJar` the
+    /// same configuration without cookie handling.
+    private func session(for context: RequestContext) -> URLSession {
+        guard context.usesCookieJar else { return session }
+        return cookielessSession.withLock { existing in
+            if let existing { return existing }
+            let configuration: URLSessionConfiguration = session.configuration
+            configuration.httpCookieStorage = nil
+            configuration.httpShouldSetCookies = false
+            configuration.httpCookieAcceptPolicy = .never
+            let made = URLSession(configuration: configuration, delegate: delegate, delegateQueue: delegateQueue)
+            existing = made
+            return made
+        }
     }
 
     /// A session configuration for Courier: no URL cache (responses are the server's), no
@@ -99,7 +124,7 @@ public final class URLSessionTransport: Transport {
         }
         var urlRequest = URLRequest(url: url)
         urlRequest.httpMethod = request.method.rawValue
-        if context.usesCookieJar { urlRequest.httpShouldHandleCookies = false }   // the client's CookieJar alone decides
+        if context.usesCookieJar { urlRequest.httpShouldHandleCookies = false }   // the client's CookieJar alone decides (see session(for:))
         urlRequest.timeoutInterval = max(0.001, context.remainingTime.clampedToLongestWait.secondsValue)
         // One dictionary assigned at once: `addValue(_:forHTTPHeaderField:)` searches the fields
         // already set, case-insensitively, for every header (~10,000 instructions per header on
@@ -131,7 +156,7 @@ public final class URLSessionTransport: Transport {
         let plan = try await UploadPlan.make(for: body, description: upload, maxInMemory: maxRequestBodySize, temporaryDirectory: temporaryDirectory)
         // A body the caller reads at its own pace is received no faster than it is read.
         let streamsResponse = !context.collectsResponseBody && request.method != .head
-        let taskSession = session
+        let taskSession = session(for: context)
         let task: URLSessionDataTask
         var cleanups: [@Sendable () -> Void] = []
         switch plan {

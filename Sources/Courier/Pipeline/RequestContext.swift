@@ -65,8 +65,9 @@ public struct RequestContext: Sendable {
     /// Whether the client's ``CookieJar`` (``APIConfiguration/cookieJar``) decides which cookies
     /// this request carries and stores those the response sets. A transport with a cookie store
     /// of its own must then neither add cookies nor store `Set-Cookie`, so only one mechanism
-    /// decides (`URLSessionTransport` sets `httpShouldHandleCookies = false`, which
-    /// FoundationNetworking on Linux ignores: see the Cookies article).
+    /// decides (`URLSessionTransport` sends such requests through a session of its own without
+    /// a cookie store: FoundationNetworking on Linux ignores a request's
+    /// `httpShouldHandleCookies`).
     public var usesCookieJar: Bool = false
 
     /// The status codes the client accepts for this request: its options', else the

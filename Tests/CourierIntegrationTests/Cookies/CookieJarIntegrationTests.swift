@@ -29,55 +29,37 @@ struct CookieJarIntegrationTests {
 
     private let echo = Request<CookieFields>(path: "/cookie-jar/echo")
 
-    /// FoundationNetworking (Linux) ignores `URLRequest.httpShouldHandleCookies`, which
-    /// URLSessionTransport sets when a jar is used (``RequestContext/usesCookieJar``): the
-    /// session's own cookie store still records `Set-Cookie` and adds its cookies to requests.
-    /// Measured here; Apple's URLSession honours the flag. Fixing it on Linux takes a session
-    /// without a cookie store in URLSessionTransport — until then these checks are known issues
-    /// there, and start failing (issue not recorded) once it is fixed. (swift-corelibs-foundation's
-    /// `URLSession._Configuration.setCookies(on:)` reads only the configuration's
-    /// `httpShouldSetCookies`.)
-    private static func sessionStoreInterferes(_ kind: TransportKind) -> Bool {
-        #if canImport(FoundationNetworking)
-        kind == .urlSession
-        #else
-        false
-        #endif
-    }
-
-    private static let sessionStoreIssue: Comment = "FoundationNetworking ignores URLRequest.httpShouldHandleCookies: the session's own cookie store still adds its cookies"
+    // FoundationNetworking (Linux) ignores `URLRequest.httpShouldHandleCookies`; these checks
+    // failed there until URLSessionTransport sent a jar's requests through a session without a
+    // cookie store (the session's own store added its cookies beside the jar's).
 
     @Test("a cookie the server sets is sent back on the next request, in one Cookie field", arguments: TransportKind.allCases)
     func roundTrip(_ kind: TransportKind) async throws {
-        try await withKnownIssue(Self.sessionStoreIssue, isIntermittent: false) {
-            try await withTestServer { server in
-                let jar = CookieJar()
-                let client = client(kind, server, jar: jar)
-                _ = try await client.send(set("sid=abc; Path=/; HttpOnly", "pref=1; Path=/cookie-jar; Max-Age=3600"))
-                #expect(try await client.send(echo).cookies == ["pref=1; sid=abc"])
-                #expect(jar.cookies.count == 2)
-                _ = try await client.send(set("sid=gone; Path=/; Max-Age=0"))
-                #expect(try await client.send(echo).cookies == ["pref=1"])
-            }
-        } when: { Self.sessionStoreInterferes(kind) }
+        try await withTestServer { server in
+            let jar = CookieJar()
+            let client = client(kind, server, jar: jar)
+            _ = try await client.send(set("sid=abc; Path=/; HttpOnly", "pref=1; Path=/cookie-jar; Max-Age=3600"))
+            #expect(try await client.send(echo).cookies == ["pref=1; sid=abc"])
+            #expect(jar.cookies.count == 2)
+            _ = try await client.send(set("sid=gone; Path=/; Max-Age=0"))
+            #expect(try await client.send(echo).cookies == ["pref=1"])
+        }
     }
 
     @Test("URLSession's own cookie storage stays out: clearing the jar leaves no Cookie field", arguments: TransportKind.allCases)
     func onlyTheJarDecides(_ kind: TransportKind) async throws {
-        try await withKnownIssue(Self.sessionStoreIssue, isIntermittent: false) {
-            try await withTestServer { server in
-                let jar = CookieJar()
-                let client = client(kind, server, jar: jar)
-                _ = try await client.send(set("sid=abc; Path=/; Max-Age=3600"))
-                jar.removeAll()
-                #expect(try await client.send(echo).cookies == [])
-                jar.setCookie("other=1", for: server.url("/"))
-                #expect(try await client.send(echo).cookies == ["other=1"])
-            }
-        } when: { Self.sessionStoreInterferes(kind) }
+        try await withTestServer { server in
+            let jar = CookieJar()
+            let client = client(kind, server, jar: jar)
+            _ = try await client.send(set("sid=abc; Path=/; Max-Age=3600"))
+            jar.removeAll()
+            #expect(try await client.send(echo).cookies == [])
+            jar.setCookie("other=1", for: server.url("/"))
+            #expect(try await client.send(echo).cookies == ["other=1"])
+        }
     }
 
-    @Test("the Linux workaround: a URLSession configuration without a cookie store leaves the jar alone in charge")
+    @Test("a URLSession configuration of your own without a cookie store works with the jar too")
     func urlSessionWithoutCookieStore() async throws {
         try await withTestServer { server in
             let configuration = URLSessionTransport.defaultConfiguration()
@@ -126,16 +108,14 @@ struct CookieJarIntegrationTests {
 
     @Test("a response with 1,000 Set-Cookie fields leaves the jar within its per-site limit", arguments: TransportKind.allCases)
     func manyCookies(_ kind: TransportKind) async throws {
-        try await withKnownIssue(Self.sessionStoreIssue, isIntermittent: false) {
-            try await withTestServer { server in
-                let jar = CookieJar()
-                let client = client(kind, server, jar: jar)
-                _ = try await client.send(Request<Data>(path: "/cookie-jar/many", query: [.init(name: "count", value: "1000"), .init(name: "size", value: "8")]))
-                #expect(jar.cookies.count == 180)
-                let sent = try await client.send(echo).cookies
-                #expect(sent.count == 1)
-                #expect(sent.first?.split(separator: ";").count == 180)
-            }
-        } when: { Self.sessionStoreInterferes(kind) }
+        try await withTestServer { server in
+            let jar = CookieJar()
+            let client = client(kind, server, jar: jar)
+            _ = try await client.send(Request<Data>(path: "/cookie-jar/many", query: [.init(name: "count", value: "1000"), .init(name: "size", value: "8")]))
+            #expect(jar.cookies.count == 180)
+            let sent = try await client.send(echo).cookies
+            #expect(sent.count == 1)
+            #expect(sent.first?.split(separator: ";").count == 180)
+        }
     }
 }

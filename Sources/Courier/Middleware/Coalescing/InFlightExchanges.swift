@@ -1,6 +1,5 @@
 import Foundation
 import HTTPTypes
-import Synchronization
 
 /// The exchanges a ``CoalescingMiddleware`` has in flight, each shared by every caller that
 /// asked for the same thing while it ran.
@@ -58,7 +57,7 @@ final class InFlightExchanges: Sendable {
         }
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())  // not Mutex: Courier supports macOS 13
 
     /// How many callers joined an exchange another caller had started (a caller that then
     /// took over as leader is not counted).
