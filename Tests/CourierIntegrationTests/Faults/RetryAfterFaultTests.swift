@@ -54,7 +54,7 @@ struct RetryAfterFaultTests {
                 }
             }
             #expect(server.requestCount - before == 1, "not retried (\(form))")
-            #expect(elapsed < .seconds(5), "a hang guard")
+            #expect(elapsed < .seconds(30), "a hang guard: the server asks for 3600 s")
         }
         }
     }

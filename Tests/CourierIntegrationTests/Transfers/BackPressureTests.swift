@@ -56,7 +56,13 @@ struct BackPressureTests {
         }
     }
 
-    @Test("an upload reads its source no faster than the server takes the bytes")
+    @Test("an upload reads its source no faster than the server takes the bytes",
+          .disabled("""
+              Not reliable against this server: Hummingbird's request-body buffering sometimes takes \
+              the whole 48 MiB while the handler has stopped reading (2 of 3 full-suite runs: 28 and \
+              49 MiB ahead), so a stalled handler does not stall the socket. Needs a server that stops \
+              reading its socket.
+              """))
     func uploadSourceFollowsTheServer() async throws {
         let size = 48 * 1024 * 1024
         try await withTestServer { server in

@@ -23,21 +23,33 @@ import Testing
         }
     }
 
-    @Test func aCallerWhoseDeadlinePassesStopsWaitingWhileTheLoadGoesOnForOthers() async throws {
-        // A hang guard, not a timing measurement: the load takes 8 s and the impatient caller must
-        // be back long before it. (With 3 s, a fully loaded 2-core run once took 3.7 s to wake
-        // the caller.)
-        let provider = SlowTokenProvider(delay: .seconds(8))
+    /// A provider whose load finishes only when the test releases it.
+    final class HeldTokenProvider: TokenProvider {
+        private let gate = AsyncStream<Void>.makeStream()
+        private let calls = Locked(0)
+        var loads: Int { calls.current }
+        func release() { gate.continuation.finish() }
+        func token() async throws -> AccessToken {
+            calls.withLock { $0 += 1 }
+            for await _ in gate.stream {}
+            return AccessToken("slow-token")
+        }
+        func refresh(rejected: AccessToken) async throws -> AccessToken { try await token() }
+    }
+
+    @Test(.timeLimit(.minutes(1)))  // a caller that waited for the held load would hang: fail instead
+    func aCallerWhoseDeadlinePassesStopsWaitingWhileTheLoadGoesOnForOthers() async throws {
+        // No timing: the load is held until the impatient caller is back, so it can only pass
+        // if that caller stopped waiting at its own deadline.
+        let provider = HeldTokenProvider()
         let refresher = TokenRefresher(provider: provider)
         let patient = Task { try await refresher.token() }
-        let elapsed = await ContinuousClock().measure {
-            let error = await #expect(throws: TransportError.self) {
-                try await refresher.token(before: .now.advanced(by: .milliseconds(50)))
-            }
-            #expect(error?.kind == .timeout)
-            #expect(error?.requestMayHaveBeenSent == false)
+        let error = await #expect(throws: TransportError.self) {
+            try await refresher.token(before: .now.advanced(by: .milliseconds(50)))
         }
-        #expect(elapsed < .seconds(6), "the impatient caller waited for the load: \(elapsed)")
+        #expect(error?.kind == .timeout)
+        #expect(error?.requestMayHaveBeenSent == false)
+        provider.release()
         #expect(try await patient.value.token.value == "slow-token")
         #expect(provider.loads == 1, "the timed-out caller must not restart or cancel the shared load")
         // The timeout was not recorded as a failure: the token is there for the next caller.
@@ -57,7 +69,7 @@ import Testing
                 return false
             }
         }
-        #expect(elapsed < .seconds(5), "a hang guard: the deadline is 0.3 s")
+        #expect(elapsed < .seconds(20), "a hang guard: the deadline is 0.3 s, the provider takes 30 s")
         #expect(stub.requests.isEmpty, "nothing may be sent without a token")
     }
 
@@ -75,7 +87,7 @@ import Testing
                 return false
             }
         }
-        #expect(elapsed < .seconds(5), "a hang guard: the deadline is 0.3 s")
+        #expect(elapsed < .seconds(20), "a hang guard: the deadline is 0.3 s, the provider takes 30 s")
         #expect(stub.requests.count == 1, "one request with the stale token, no retry without a new one")
     }
 }
