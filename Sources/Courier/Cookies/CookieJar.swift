@@ -86,6 +86,10 @@ public final class CookieJar: Sendable {
     ///   - file: the JSON file; its directory must exist.
     ///   - persistsSessionCookies: whether cookies without an expiry are saved too. Default
     ///     `false`, as browsers: a session cookie ends with the process.
+    ///   - limits: how many cookies the jar holds (browsers' limits by default).
+    ///   - publicSuffixes: the suffixes to refuse cookies for (the embedded, partial list by default).
+    ///   - clock: the wall clock expiry is read from (tests inject one).
+    ///   - logger: where refused cookies (at `debug`) and file problems (at `warning`) are reported.
     public convenience init(
         persistingTo file: URL, persistsSessionCookies: Bool = false, limits: Limits = Limits(),
         publicSuffixes: PublicSuffixList = .common, clock: any MiddlewareClock = .system,
