@@ -110,5 +110,6 @@ public macro Options(
     includeBaseParameters: Bool = true,
     maxResponseSize: Int? = nil,
     acceptableStatusCodes: Set<Int>? = nil,
-    redirectPolicy: RedirectPolicy? = nil
+    redirectPolicy: RedirectPolicy? = nil,
+    cachePolicy: CachePolicy? = nil
 ) = #externalMacro(module: "CourierMacrosPlugin", type: "EndpointAttributeMacro")

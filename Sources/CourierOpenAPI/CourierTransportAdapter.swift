@@ -83,8 +83,10 @@ public struct CourierMiddlewareAdapter: ClientMiddleware {
         operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        let context = PropagatedContext.current
+        var context = PropagatedContext.current
             ?? RequestContext(operationName: operationID, baseURL: baseURL, options: options, timeout: timeout, logger: logger)
+        // OpenAPI's `next` lives only for this call: no Courier middleware may use it later.
+        context.allowsBackgroundRequests = false
         return try await withoutActuallyEscaping(next) { next in
             let handler: HTTPHandler = { request, body, context in
                 let (relative, base) = URLForms.relative(request, baseURL: baseURL)

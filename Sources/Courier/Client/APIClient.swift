@@ -30,6 +30,9 @@ public final class APIClient: Sendable {
 
     private let builder: RequestBuilder
     private let handler: HTTPHandler
+    /// Whether a ``CachingMiddleware`` is in the chain (only then is the response's
+    /// `Courier-Cache` field looked up for ``ResponseMetrics/cacheOutcome``).
+    private let readsCacheOutcome: Bool
 
     /// Creates a client.
     public init(configuration: APIConfiguration, transport: any Transport, middleware: [any Middleware] = []) {
@@ -37,6 +40,7 @@ public final class APIClient: Sendable {
         self.transport = transport
         self.middleware = middleware
         self.builder = RequestBuilder(configuration: configuration)
+        self.readsCacheOutcome = middleware.contains { $0 is CachingMiddleware }
         // The cookie jar sits under the redirect follower, so it sees every hop.
         let wire: any Transport = configuration.cookieJar.map { CookieJarTransport(base: transport, jar: $0) } ?? transport
         let follower = RedirectFollower(transport: wire, defaultPolicy: configuration.redirectPolicy)
@@ -72,7 +76,8 @@ public final class APIClient: Sendable {
         }
         let end = ContinuousClock.now
         let metrics = ResponseMetrics(startDate: exchange.startDate, timeToResponse: exchange.start.duration(to: exchange.headTime),
-                                      duration: exchange.start.duration(to: end), responseBytes: exchange.body.count)
+                                      duration: exchange.start.duration(to: end), responseBytes: exchange.body.count,
+                                      cacheOutcome: readsCacheOutcome ? exchange.head.cacheOutcome : nil)
         return Response(value: value, response: exchange.head, body: exchange.body, request: exchange.summary, metrics: metrics)
     }
 

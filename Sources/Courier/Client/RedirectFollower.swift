@@ -43,6 +43,7 @@ struct RedirectFollower: Sendable {
             }
             await BodyReading.drain(responseBody)   // keep the connection reusable
             redirects += 1
+            context.redirectCounter?.withLock { $0 += 1 }
             guard redirects <= policy.maxRedirects else {
                 throw RedirectError(reason: "more than \(policy.maxRedirects) redirects", location: nil)
             }

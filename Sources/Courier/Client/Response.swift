@@ -42,12 +42,16 @@ public struct ResponseMetrics: Sendable, Hashable {
     public var duration: Duration
     /// The body size in bytes.
     public var responseBytes: Int
+    /// Where the response came from when a ``CachingMiddleware`` handled it (a hit, a stale
+    /// response, a `304` revalidation, or the network); `nil` without one.
+    public var cacheOutcome: CacheOutcome?
 
     /// Creates metrics.
-    public init(startDate: Date, timeToResponse: Duration, duration: Duration, responseBytes: Int) {
+    public init(startDate: Date, timeToResponse: Duration, duration: Duration, responseBytes: Int, cacheOutcome: CacheOutcome? = nil) {
         self.startDate = startDate
         self.timeToResponse = timeToResponse
         self.duration = duration
         self.responseBytes = responseBytes
+        self.cacheOutcome = cacheOutcome
     }
 }

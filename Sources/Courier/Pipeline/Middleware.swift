@@ -18,10 +18,14 @@ import OpenAPIRuntime
 /// ```
 public protocol Middleware: Sendable {
     /// Handles a request, usually by calling `next` with a (possibly changed) request.
+    ///
+    /// `next` is `@escaping` so a middleware may keep using it after it returned (the cache's
+    /// background revalidation does); a middleware that does not may declare it non-escaping,
+    /// as the example above does.
     func intercept(
         _ request: HTTPRequest,
         body: HTTPBody?,
         context: RequestContext,
-        next: HTTPHandler
+        next: @escaping HTTPHandler
     ) async throws -> (HTTPResponse, HTTPBody?)
 }

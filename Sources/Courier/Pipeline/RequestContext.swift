@@ -70,6 +70,16 @@ public struct RequestContext: Sendable {
     /// `httpShouldHandleCookies`).
     public var usesCookieJar: Bool = false
 
+    /// Counts the redirects the client follows under this context, when a middleware asks by
+    /// setting it (``CachingMiddleware`` does: a response reached through a redirect is not
+    /// stored under the first URL).
+    package var redirectCounter: Locked<Int>? = nil
+
+    /// Whether middleware may keep calling the next handler after they returned (background
+    /// work such as a cache's revalidation). `false` when the chain runs inside a caller that
+    /// forbids it: swift-openapi-runtime's middleware, whose `next` must not escape.
+    package var allowsBackgroundRequests: Bool = true
+
     /// The status codes the client accepts for this request: its options', else the
     /// configuration's (merged once, when the exchange starts).
     public var acceptableStatusCodes: Set<Int> = RequestContext.successCodes

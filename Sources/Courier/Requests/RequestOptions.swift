@@ -58,6 +58,9 @@ public struct RequestOptions: Sendable {
     /// client has a ``CoalescingMiddleware``: `nil` (the default) follows the middleware's
     /// ``CoalescingMiddleware/Scope``, `false` keeps the request out, `true` opts it in.
     public var coalescesIdenticalRequests: Bool? = nil
+    /// How the request uses the HTTP cache, when the client has a ``CachingMiddleware``: `nil`
+    /// (the default) follows the middleware's policy.
+    public var cachePolicy: CachePolicy? = nil
 
     private var extras: [ObjectIdentifier: any Sendable] = [:]
 
@@ -70,7 +73,8 @@ public struct RequestOptions: Sendable {
         includeBaseParameters: Bool = true,
         maxResponseSize: Int? = nil,
         acceptableStatusCodes: Set<Int>? = nil,
-        redirectPolicy: RedirectPolicy? = nil
+        redirectPolicy: RedirectPolicy? = nil,
+        cachePolicy: CachePolicy? = nil
     ) {
         self.operationName = operationName
         self.timeout = timeout
@@ -80,6 +84,7 @@ public struct RequestOptions: Sendable {
         self.maxResponseSize = maxResponseSize
         self.acceptableStatusCodes = acceptableStatusCodes
         self.redirectPolicy = redirectPolicy
+        self.cachePolicy = cachePolicy
     }
 
     /// A setting of your own (or of a middleware), keyed by type.

@@ -1,0 +1,41 @@
+import Foundation
+import HTTPTypes
+
+/// A response as an ``HTTPCacheStore`` keeps it: the head, the whole body, when it was
+/// requested and received, and the request header values its `Vary` field names.
+public struct CachedHTTPResponse: Sendable, Equatable {
+    /// What the response is filed under.
+    public var key: HTTPCacheKey
+    /// The response head as received (or as refreshed by a `304 Not Modified`), without
+    /// `Set-Cookie` fields: cookies are handled once, when the response arrives.
+    public var response: HTTPResponse
+    /// The whole body.
+    public var body: Data
+    /// When the request that fetched it was sent (RFC 9111 `request_time`).
+    public var requestDate: Date
+    /// When the response was received (RFC 9111 `response_time`).
+    public var responseDate: Date
+    /// The values the request had for each field the response's `Vary` names, by lowercased
+    /// field name; a field the request did not carry is absent.
+    public var varyingRequestFields: [String: String]
+
+    /// Creates a stored response.
+    public init(key: HTTPCacheKey, response: HTTPResponse, body: Data, requestDate: Date, responseDate: Date,
+                varyingRequestFields: [String: String] = [:]) {
+        self.key = key
+        self.response = response
+        self.body = body
+        self.requestDate = requestDate
+        self.responseDate = responseDate
+        self.varyingRequestFields = varyingRequestFields
+    }
+
+    /// Roughly how many bytes the entry takes: the body, the header fields and the key. Stores
+    /// bound their size with it.
+    public var cost: Int {
+        var total = body.count + key.text.utf8.count + 64
+        for field in response.headerFields { total += field.name.rawName.utf8.count + field.value.utf8.count + 4 }
+        for (name, value) in varyingRequestFields { total += name.utf8.count + value.utf8.count + 4 }
+        return total
+    }
+}

@@ -1,0 +1,366 @@
+import Foundation
+import HTTPTypes
+import Logging
+import OpenAPIRuntime
+
+/// A private HTTP cache (RFC 9111, with RFC 5861's stale extensions), as middleware: it works
+/// the same over every transport, on Linux and Apple platforms.
+///
+/// ```swift
+/// let cache = CachingMiddleware(store: MemoryCacheStore(maxBytes: 20 << 20))
+/// let client = APIClient(configuration: configuration, transport: AsyncHTTPClientTransport(), middleware: [
+///     RetryMiddleware(),
+///     AuthenticationMiddleware(provider: tokens),
+///     cache,                              // after authentication: credentials are part of the key
+///     SigningMiddleware(…),              // after the cache: a stored response is never re-signed
+/// ])
+/// let user = try await client.response(for: GetUser(id: "42"))
+/// print(user.metrics.cacheOutcome)        // .miss, then .hit while fresh, .revalidated after a 304
+/// // At logout:
+/// await cache.store.removeAll()
+/// ```
+///
+/// What it does:
+/// - **Stores** `GET` responses the client reads whole (`send`, `response(for:)`, `data(for:)`)
+///   when HTTP allows: no `no-store` in the request or the response; a status with a heuristic
+///   lifetime (200, 203, 204, 300, 301, 308, 404, 405, 410, 414, 501) or explicit freshness
+///   (`max-age`, `Expires`); `Vary` not `*` and naming at most ``CacheVary/maxFieldNames``
+///   fields; not reached through a redirect; and useful — fresh for a while, or carrying a
+///   validator (`ETag`, `Last-Modified`). `Set-Cookie` fields are not stored. Being a
+///   private cache, it stores responses to requests with `Authorization` and `private`
+///   responses; the key separates credentials (``HTTPCacheKey``).
+/// - **Serves** a stored response while it is fresh (`max-age`, else `Expires` − `Date`, else
+///   10 % of the time since `Last-Modified`, capped by `maxHeuristicLifetime`; age per
+///   RFC 9111 §4.2.3), unless the request or the response says `no-cache`, or the request's
+///   `max-age`/`min-fresh` rule it out; a request's `max-stale` accepts a stale one unless the
+///   response says `must-revalidate`.
+/// - **Revalidates** a stale response with `If-None-Match`/`If-Modified-Since`; a `304` refreshes
+///   the stored header fields and returns the stored body with its status
+///   (``CacheOutcome/revalidated``).
+/// - **Invalidates** the stored response for a URL after an unsafe request (`POST`, `PUT`,
+///   `PATCH`, `DELETE`, …) to it succeeds, and for its `Location` and `Content-Location` when
+///   they are on the same origin (RFC 9111 §4.4) — the entries of the same namespace and
+///   credentials.
+/// - **Stale responses** (opt in with `staleResponses`): `stale-while-revalidate` serves a stale
+///   response at once and refreshes it in the background; `stale-if-error` serves it when the
+///   server fails (an error, or 500, 502, 503, 504). `must-revalidate` and `no-cache` turn both off.
+/// - `only-if-cached` in the request, or ``CachePolicy/returnCacheDontLoad``, answers
+///   `504 Gateway Timeout` when nothing usable is stored.
+///
+/// Every response it handles carries a `Courier-Cache` field (``HTTPTypes/HTTPResponse/cacheOutcome``,
+/// ``ResponseMetrics/cacheOutcome``), and a `debug` log line with `courier.cache`. Served
+/// responses carry an `Age` field.
+///
+/// Left alone: requests with a body, `HEAD`, requests with `Range` or conditional fields of the
+/// caller's own (the caller handles the `304`), and streamed responses (`stream(for:)`,
+/// downloads, byte and event streams) — they neither read nor fill the store. A request can opt
+/// out with ``RequestOptions/cachePolicy``. Without the middleware, nothing on the request path
+/// looks at a cache.
+public struct CachingMiddleware: Middleware {
+    /// Which stale responses may be served (RFC 5861). Off by default.
+    public struct StaleResponses: OptionSet, Sendable, Hashable {
+        public let rawValue: Int
+        /// Creates a set from its raw value.
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        /// Honour `stale-while-revalidate=N`: within N seconds of going stale, serve the stored
+        /// response at once and revalidate it in the background (one revalidation per key at a time).
+        public static let whileRevalidating = StaleResponses(rawValue: 1)
+        /// Honour `stale-if-error=N` (in the response or the request): within N seconds of going
+        /// stale, serve the stored response when the server cannot be reached or answers
+        /// 500, 502, 503 or 504.
+        public static let ifError = StaleResponses(rawValue: 2)
+    }
+
+    /// Where responses are kept. Purge it at logout: ``HTTPCacheStore/removeAll()``,
+    /// ``HTTPCacheStore/removeEntries(for:)``, ``HTTPCacheStore/removeEntries(withURLPrefix:)``.
+    public let store: any HTTPCacheStore
+    /// The namespace every key of this middleware carries.
+    public let namespace: String
+    /// The policy of requests whose options set none.
+    public let policy: CachePolicy
+    /// The stale responses this middleware may serve.
+    public let staleResponses: StaleResponses
+    /// The cap of a heuristic lifetime, in seconds.
+    private let maxHeuristicSeconds: TimeInterval
+    private let now: @Sendable () -> Date
+    private let backgroundRevalidations = Locked(Set<HTTPCacheKey>())
+
+    /// Creates the cache middleware.
+    ///
+    /// - Parameters:
+    ///   - store: where responses are kept; default a ``MemoryCacheStore`` of 10 MiB.
+    ///   - namespace: what keeps this client's entries apart from other clients' in a shared
+    ///     store (a tenant or user ID; default `"default"`).
+    ///   - policy: the ``CachePolicy`` of requests whose options give none.
+    ///   - staleResponses: the RFC 5861 behaviours to honour; none by default.
+    ///   - maxHeuristicLifetime: the longest lifetime given to a response with `Last-Modified`
+    ///     and no explicit freshness (default one day); `.zero` turns heuristics off.
+    public init(store: any HTTPCacheStore = MemoryCacheStore(), namespace: String = "default", policy: CachePolicy = .useProtocol,
+                staleResponses: StaleResponses = [], maxHeuristicLifetime: Duration = .seconds(86_400)) {
+        self.init(store: store, namespace: namespace, policy: policy, staleResponses: staleResponses,
+                  maxHeuristicLifetime: maxHeuristicLifetime, now: { Date() })
+    }
+
+    /// The same, with a clock of the test's own.
+    package init(store: any HTTPCacheStore, namespace: String = "default", policy: CachePolicy = .useProtocol,
+                 staleResponses: StaleResponses = [], maxHeuristicLifetime: Duration = .seconds(86_400),
+                 now: @escaping @Sendable () -> Date) {
+        self.store = store
+        self.namespace = namespace
+        self.policy = policy
+        self.staleResponses = staleResponses
+        self.maxHeuristicSeconds = max(0, maxHeuristicLifetime.secondsValue)
+        self.now = now
+    }
+
+    public func intercept(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext,
+                          next: @escaping HTTPHandler) async throws -> (HTTPResponse, HTTPBody?) {
+        if !Self.safeMethods.contains(request.method) {
+            let (head, responseBody) = try await next(request, body, context)
+            if (200..<400).contains(head.status.code) { await invalidate(after: request, response: head, context: context) }
+            return (head, responseBody)
+        }
+        guard request.method == .get, body == nil, context.collectsResponseBody, !Self.isCallersOwnValidation(request) else {
+            return try await next(request, body, context)
+        }
+        let policy = context.options.cachePolicy ?? self.policy
+        let key = HTTPCacheKey(request, namespace: namespace, context: context)
+        let requestControl = CacheControl(request.headerFields)
+        var stored: CachedHTTPResponse?
+        if policy != .reloadIgnoringCache, let found = await store.entry(for: key),
+           CacheVary(found.response.headerFields).matches(request, stored: found.varyingRequestFields) {
+            stored = found
+        }
+        guard let stored else {
+            if policy == .returnCacheDontLoad || (policy == .useProtocol && requestControl.onlyIfCached) {
+                return unavailable(request, context: context)
+            }
+            return try await fetch(request, context: context, key: key, validating: nil, requestControl: requestControl, next: next)
+        }
+        let responseControl = CacheControl(stored.response.headerFields)
+        let freshness = CacheFreshness(of: stored, cacheControl: responseControl, now: now(), maxHeuristicLifetime: maxHeuristicSeconds)
+        switch policy {
+        case .returnCacheElseLoad, .returnCacheDontLoad:
+            return serve(stored, freshness: freshness, outcome: freshness.isFresh ? .hit : .stale, context: context)
+        case .reloadIgnoringCache, .useProtocol:
+            break
+        }
+        if let outcome = Self.servesWithoutValidation(freshness, request: requestControl, response: responseControl) {
+            return serve(stored, freshness: freshness, outcome: outcome, context: context)
+        }
+        if requestControl.onlyIfCached {
+            return unavailable(request, context: context)
+        }
+        if staleResponses.contains(.whileRevalidating), context.allowsBackgroundRequests, !responseControl.mustRevalidate, !responseControl.noCache,
+           !requestControl.noCache, let window = responseControl.staleWhileRevalidate,
+           !freshness.isFresh, freshness.staleness <= TimeInterval(window) {
+            revalidateInBackground(request, context: context, key: key, stored: stored, requestControl: requestControl, next: next)
+            return serve(stored, freshness: freshness, outcome: .stale, context: context)
+        }
+        return try await fetch(request, context: context, key: key, validating: (stored, responseControl, freshness),
+                               requestControl: requestControl, next: next)
+    }
+
+    // MARK: - Serving from the store
+
+    /// `nil` when the stored response needs validation; else how it is served.
+    private static func servesWithoutValidation(_ freshness: CacheFreshness, request: CacheControl, response: CacheControl) -> CacheOutcome? {
+        if response.noCache || request.noCache || request.maxAge == 0 { return nil }
+        if let maxAge = request.maxAge, freshness.age > TimeInterval(maxAge) { return nil }
+        if let minFresh = request.minFresh, freshness.lifetime - freshness.age < TimeInterval(minFresh) { return nil }
+        if freshness.isFresh { return .hit }
+        if let maxStale = request.maxStale, !response.mustRevalidate, freshness.staleness <= TimeInterval(maxStale) { return .stale }
+        return nil
+    }
+
+    private func serve(_ entry: CachedHTTPResponse, freshness: CacheFreshness, outcome: CacheOutcome,
+                       context: RequestContext) -> (HTTPResponse, HTTPBody?) {
+        var head = entry.response
+        head.headerFields[.age] = String(Int(min(freshness.age, TimeInterval(CacheControl.largestDeltaSeconds))))
+        head.headerFields[.courierCache] = outcome.rawValue
+        log(outcome, entry.key, context: context)
+        return (head, HTTPBody(entry.body))
+    }
+
+    /// The `504` of a request that may not go to the network and finds nothing usable stored.
+    private func unavailable(_ request: HTTPRequest, context: RequestContext) -> (HTTPResponse, HTTPBody?) {
+        let url = context.queryNames.redact(url: request.urlString)
+        let message = "no usable cached response for GET \(url), and the cache policy (or only-if-cached) forbids the network"
+        let body = (try? JSONSerialization.data(withJSONObject: ["message": message])) ?? Data()
+        var fields = HTTPFields()
+        fields[.contentType] = "application/json"
+        fields[.courierCache] = CacheOutcome.miss.rawValue
+        context.logger.debug("no usable cached response", metadata: [
+            "courier.operation": "\(context.operationName)", "courier.cache": "unavailable",
+        ])
+        return (HTTPResponse(status: .gatewayTimeout, headerFields: fields), HTTPBody(body))
+    }
+
+    // MARK: - Going to the network
+
+    private typealias Validation = (entry: CachedHTTPResponse, control: CacheControl, freshness: CacheFreshness)
+
+    private func fetch(_ request: HTTPRequest, context: RequestContext, key: HTTPCacheKey, validating: Validation?,
+                       requestControl: CacheControl, next: HTTPHandler) async throws -> (HTTPResponse, HTTPBody?) {
+        var outgoing = request
+        if let stored = validating?.entry.response.headerFields {
+            if let etag = stored[.eTag] { outgoing.headerFields[.ifNoneMatch] = etag }
+            if let lastModified = stored[.lastModified] { outgoing.headerFields[.ifModifiedSince] = lastModified }
+        }
+        var context = context
+        let redirects = Locked(0)
+        context.redirectCounter = redirects
+        let requestDate = now()
+        let head: HTTPResponse
+        let responseBody: HTTPBody?
+        do {
+            (head, responseBody) = try await next(outgoing, nil, context)
+        } catch {
+            if !Task.isCancelled, !(error is CancellationError), let validating,
+               staleIfErrorAllows(validating, requestControl: requestControl) {
+                return serve(validating.entry, freshness: validating.freshness, outcome: .stale, context: context)
+            }
+            throw error
+        }
+        let responseDate = now()
+        if let validating {
+            if head.status.code == 304 {
+                await BodyReading.drain(responseBody)
+                var refreshed = validating.entry
+                refreshed.response.headerFields = Self.merging(validating.entry.response.headerFields, with: head.headerFields)
+                refreshed.requestDate = requestDate
+                refreshed.responseDate = responseDate
+                if !requestControl.noStore, !CacheControl(refreshed.response.headerFields).noStore {
+                    await store.store(refreshed)
+                } else {
+                    await store.removeEntry(for: key)
+                }
+                let freshness = CacheFreshness(of: refreshed, cacheControl: CacheControl(refreshed.response.headerFields),
+                                               now: responseDate, maxHeuristicLifetime: maxHeuristicSeconds)
+                return serve(refreshed, freshness: freshness, outcome: .revalidated, context: context)
+            }
+            if Self.serverErrors.contains(head.status.code), staleIfErrorAllows(validating, requestControl: requestControl) {
+                await BodyReading.drain(responseBody)
+                return serve(validating.entry, freshness: validating.freshness, outcome: .stale, context: context)
+            }
+        }
+        var tagged = head
+        tagged.headerFields[.courierCache] = CacheOutcome.miss.rawValue
+        guard redirects.current == 0, let vary = storableVary(head, request: request, requestControl: requestControl,
+                                                              requestDate: requestDate, responseDate: responseDate) else {
+            log(.miss, key, context: context)
+            return (tagged, responseBody)
+        }
+        let data = try await BodyReading.collect(responseBody, head: head, limit: context.maxResponseSize,
+                                                 summary: RequestSummary(request, context: context))
+        var storedHead = head
+        storedHead.headerFields[.setCookie] = nil
+        await store.store(CachedHTTPResponse(key: key, response: storedHead, body: data, requestDate: requestDate,
+                                             responseDate: responseDate, varyingRequestFields: vary.selectingValues(of: request)))
+        log(.miss, key, context: context)
+        return (tagged, HTTPBody(data))
+    }
+
+    /// The response's `Vary` when the response may and should be stored; `nil` otherwise.
+    private func storableVary(_ head: HTTPResponse, request: HTTPRequest, requestControl: CacheControl,
+                              requestDate: Date, responseDate: Date) -> CacheVary? {
+        let code = head.status.code
+        guard !requestControl.noStore, (200..<600).contains(code), code != 206, code != 304 else { return nil }
+        let control = CacheControl(head.headerFields)
+        guard !control.noStore else { return nil }
+        let explicit = control.maxAge != nil || head.headerFields[.expires] != nil
+        guard explicit || CacheFreshness.heuristicallyCacheableStatuses.contains(code) || control.isPublic || control.isPrivate else {
+            return nil
+        }
+        let vary = CacheVary(head.headerFields)
+        guard vary.isStorable else { return nil }
+        // Worth keeping: fresh for a while, revalidatable, or usable stale.
+        let probe = CachedHTTPResponse(key: HTTPCacheKey(namespace: "", method: "", url: "", credentials: nil), response: head,
+                                       body: Data(), requestDate: requestDate, responseDate: responseDate)
+        let freshness = CacheFreshness(of: probe, cacheControl: control, now: responseDate, maxHeuristicLifetime: maxHeuristicSeconds)
+        let hasValidator = head.headerFields[.eTag] != nil || head.headerFields[.lastModified] != nil
+        guard freshness.isFresh || hasValidator || control.staleIfError != nil || control.staleWhileRevalidate != nil else { return nil }
+        return vary
+    }
+
+    private func staleIfErrorAllows(_ validating: Validation, requestControl: CacheControl) -> Bool {
+        guard staleResponses.contains(.ifError), !validating.control.mustRevalidate, !validating.control.noCache else { return false }
+        guard let window = requestControl.staleIfError ?? validating.control.staleIfError else { return false }
+        return validating.freshness.staleness <= TimeInterval(window)
+    }
+
+    private func revalidateInBackground(_ request: HTTPRequest, context: RequestContext, key: HTTPCacheKey,
+                                        stored: CachedHTTPResponse, requestControl: CacheControl, next: @escaping HTTPHandler) {
+        guard backgroundRevalidations.withLock({ $0.insert(key).inserted }) else { return }
+        var context = context
+        // The caller has its answer; the refresh gets a deadline of its own.
+        context.deadline = ContinuousClock.now.advanced(by: context.timeout)
+        let control = CacheControl(stored.response.headerFields)
+        let freshness = CacheFreshness(of: stored, cacheControl: control, now: now(), maxHeuristicLifetime: maxHeuristicSeconds)
+        let middleware = self
+        Task {
+            defer { _ = middleware.backgroundRevalidations.withLock { $0.remove(key) } }
+            if let (_, body) = try? await middleware.fetch(request, context: context, key: key, validating: (stored, control, freshness),
+                                                          requestControl: requestControl, next: next) {
+                await BodyReading.drain(body)
+            }
+        }
+    }
+
+    // MARK: - Invalidation
+
+    /// RFC 9111 §4.4: after an unsafe request succeeds, drop what is stored for its URL, and for
+    /// `Location` and `Content-Location` on the same origin.
+    private func invalidate(after request: HTTPRequest, response: HTTPResponse, context: RequestContext) async {
+        var targets = [request]
+        for name in [HTTPField.Name.location, .contentLocation] {
+            guard let value = response.headerFields[name],
+                  let url = URL(string: value, relativeTo: URL(string: request.urlString))?.absoluteURL,
+                  url.scheme?.lowercased() == (request.scheme ?? "https").lowercased(),
+                  let components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { continue }
+            var authority = components.percentEncodedHost ?? ""
+            if let port = components.port { authority += ":\(port)" }
+            guard authority.lowercased() == (request.authority ?? "").lowercased() else { continue }
+            var other = request
+            other.path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
+            if let query = components.percentEncodedQuery { other.path! += "?" + query }
+            targets.append(other)
+        }
+        for target in targets {
+            var get = target
+            get.method = .get
+            await store.removeEntry(for: HTTPCacheKey(get, namespace: namespace, context: context))
+        }
+    }
+
+    // MARK: - Helpers
+
+    private static let safeMethods: Set<HTTPRequest.Method> = [.get, .head, .options, .trace]
+    private static let serverErrors: Set<Int> = [500, 502, 503, 504]
+
+    /// Whether the caller validates by itself (`If-None-Match` and friends) or asks for a range:
+    /// the cache stays out of the way.
+    private static func isCallersOwnValidation(_ request: HTTPRequest) -> Bool {
+        let fields = request.headerFields
+        return fields[.ifNoneMatch] != nil || fields[.ifModifiedSince] != nil || fields[.ifMatch] != nil
+            || fields[.ifUnmodifiedSince] != nil || fields[.range] != nil || fields[.ifRange] != nil
+    }
+
+    /// RFC 9111 §3.2: the stored fields, each name the `304` carries replaced by the `304`'s
+    /// fields of that name — except framing fields, which describe the `304` itself.
+    static func merging(_ stored: HTTPFields, with update: HTTPFields) -> HTTPFields {
+        let skipped: Set<HTTPField.Name> = [.contentLength, .transferEncoding, .connection, .setCookie, .courierCache, .contentEncoding]
+        let replaced = Set(update.map(\.name)).subtracting(skipped)
+        var merged = HTTPFields(stored.filter { !replaced.contains($0.name) })
+        for field in update where replaced.contains(field.name) { merged.append(field) }
+        return merged
+    }
+
+    private func log(_ outcome: CacheOutcome, _ key: HTTPCacheKey, context: RequestContext) {
+        context.logger.debug("HTTP cache", metadata: [
+            "courier.operation": "\(context.operationName)",
+            "courier.cache": "\(outcome.rawValue)",
+            "url.full": "\(context.queryNames.redact(url: key.url))",
+        ])
+    }
+}

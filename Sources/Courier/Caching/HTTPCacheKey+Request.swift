@@ -1,0 +1,41 @@
+import Foundation
+import HTTPTypes
+
+extension HTTPCacheKey {
+    /// The key of `request` in `namespace`: secret query values and credential headers enter it
+    /// only as SHA-256 digests.
+    package init(_ request: HTTPRequest, namespace: String, context: RequestContext) {
+        self.init(namespace: namespace, method: request.method.rawValue,
+                  url: Self.url(of: request, secretNames: context.queryNames),
+                  credentials: Self.credentialDigest(request.headerFields, extra: context.sensitiveHeaders))
+    }
+
+    /// The request's absolute URL, each secret query value replaced by `sha256:<digest>`: two
+    /// different tokens give two different keys, and the token itself is never kept.
+    static func url(of request: HTTPRequest, secretNames: Redaction.QueryNames) -> String {
+        let url = request.urlString
+        guard let mark = url.firstIndex(of: "?") else { return url }
+        var changed = false
+        let items = url[url.index(after: mark)...].split(separator: "&", omittingEmptySubsequences: false).map { item -> Substring in
+            guard let equals = item.firstIndex(of: "=") else { return item }
+            let name = String(item[..<equals])
+            guard secretNames.contains(name.removingPercentEncoding ?? name) else { return item }
+            changed = true
+            return item[...equals] + "sha256:" + SHA256.hex(String(item[item.index(after: equals)...]))
+        }
+        guard changed else { return url }
+        return String(url[...mark]) + items.joined(separator: "&")
+    }
+
+    /// A digest of every credential header of the request — `Authorization`, `Cookie`, API-key
+    /// headers and whatever ``Redaction/isSensitive(header:extra:)`` calls secret — or `nil`
+    /// when there is none.
+    static func credentialDigest(_ fields: HTTPFields, extra: Set<HTTPField.Name>) -> String? {
+        var lines: [String] = []
+        for field in fields where Redaction.isSensitive(header: field.name, extra: extra) {
+            lines.append(field.name.canonicalName + ":" + field.value)
+        }
+        guard !lines.isEmpty else { return nil }
+        return SHA256.hex(lines.sorted().joined(separator: "\n"))
+    }
+}

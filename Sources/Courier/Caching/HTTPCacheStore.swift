@@ -1,0 +1,49 @@
+import Foundation
+
+/// Where ``CachingMiddleware`` keeps responses: ``MemoryCacheStore``, ``DiskCacheStore``, or a
+/// store of your own (a database, a shared cache between app extensions).
+///
+/// A store never fails a request: an entry it cannot read is a miss, and an entry it cannot
+/// write is not stored. Methods are `async` so a store may be an actor or do I/O; they may be
+/// called concurrently.
+///
+/// ```swift
+/// let store = MemoryCacheStore(maxBytes: 20 << 20, maxEntries: 2_000)
+/// let client = APIClient(configuration: configuration, transport: transport,
+///                        middleware: [CachingMiddleware(store: store)])
+/// // At logout:
+/// await store.removeAll()
+/// ```
+public protocol HTTPCacheStore: Sendable {
+    /// The response stored under `key`, or `nil` (also when the entry is unreadable).
+    func entry(for key: HTTPCacheKey) async -> CachedHTTPResponse?
+    /// Stores `entry` under its ``CachedHTTPResponse/key``, replacing what was there. A store
+    /// that cannot keep it (too large, disk full) drops it silently.
+    func store(_ entry: CachedHTTPResponse) async
+    /// Removes the entry stored under `key`, if any.
+    func removeEntry(for key: HTTPCacheKey) async
+    /// Removes every entry whose key matches `predicate`.
+    func removeEntries(where predicate: @escaping @Sendable (HTTPCacheKey) -> Bool) async
+    /// Removes every entry.
+    func removeAll() async
+}
+
+extension HTTPCacheStore {
+    /// Removes every entry for `url` (any method, namespace or credentials), as after a change
+    /// to that resource.
+    public func removeEntries(for url: URL) async {
+        let text = url.absoluteString
+        await removeEntries { $0.url == text }
+    }
+
+    /// Removes every entry whose URL starts with `prefix`: `https://api.example.com/v1/users/42/`
+    /// drops everything cached under one user's resources.
+    public func removeEntries(withURLPrefix prefix: String) async {
+        await removeEntries { $0.url.hasPrefix(prefix) }
+    }
+
+    /// Removes every entry stored by one namespace (one client, tenant or user), as at logout.
+    public func removeEntries(inNamespace namespace: String) async {
+        await removeEntries { $0.namespace == namespace }
+    }
+}

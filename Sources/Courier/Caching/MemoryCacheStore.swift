@@ -1,0 +1,114 @@
+import Foundation
+
+/// An ``HTTPCacheStore`` in memory, bounded by bytes and by entry count; the least recently
+/// used entries go first.
+///
+/// ```swift
+/// let store = MemoryCacheStore(maxBytes: 10 << 20, maxEntries: 1_000)
+/// let client = APIClient(configuration: configuration, transport: transport,
+///                        middleware: [CachingMiddleware(store: store)])
+/// ```
+///
+/// An entry larger than `maxBytes` is not stored (and replaces nothing). The size of an entry is
+/// its ``CachedHTTPResponse/cost``: body, header fields and key.
+public final class MemoryCacheStore: HTTPCacheStore {
+    /// The most bytes the entries may take together.
+    public let maxBytes: Int
+    /// The most entries kept.
+    public let maxEntries: Int
+
+    private struct State {
+        var entries: [HTTPCacheKey: (entry: CachedHTTPResponse, cost: Int, tick: UInt64)] = [:]
+        /// Keys in the order they were last used, oldest first, with the tick of that use. A key
+        /// used again appears again; the older appearances are skipped when evicting (their
+        /// tick no longer matches), and the queue is compacted when it grows past twice the
+        /// entry count — O(1) amortized per operation.
+        var recency: [(key: HTTPCacheKey, tick: UInt64)] = []
+        var recencyStart = 0
+        var tick: UInt64 = 0
+        var totalCost = 0
+    }
+
+    private let state = Locked(State())
+
+    /// Creates an empty store.
+    ///
+    /// - Parameters:
+    ///   - maxBytes: the most bytes the entries may take together (default 10 MiB).
+    ///   - maxEntries: the most entries kept (default 1,000).
+    public init(maxBytes: Int = 10 << 20, maxEntries: Int = 1_000) {
+        self.maxBytes = max(0, maxBytes)
+        self.maxEntries = max(0, maxEntries)
+    }
+
+    /// How many entries the store holds.
+    public var count: Int { state.withLock { $0.entries.count } }
+    /// How many bytes the entries take, by ``CachedHTTPResponse/cost``.
+    public var totalBytes: Int { state.withLock { $0.totalCost } }
+
+    public func entry(for key: HTTPCacheKey) async -> CachedHTTPResponse? {
+        state.withLock { state in
+            guard var stored = state.entries[key] else { return nil }
+            state.tick += 1
+            stored.tick = state.tick
+            state.entries[key] = stored
+            state.recency.append((key, state.tick))
+            Self.compact(&state)
+            return stored.entry
+        }
+    }
+
+    public func store(_ entry: CachedHTTPResponse) async {
+        let cost = entry.cost
+        state.withLock { state in
+            if let old = state.entries.removeValue(forKey: entry.key) { state.totalCost -= old.cost }
+            guard cost <= maxBytes, maxEntries > 0 else { return }
+            state.tick += 1
+            state.entries[entry.key] = (entry, cost, state.tick)
+            state.totalCost += cost
+            state.recency.append((entry.key, state.tick))
+            while state.totalCost > maxBytes || state.entries.count > maxEntries {
+                Self.evictOldest(&state)
+            }
+            Self.compact(&state)
+        }
+    }
+
+    public func removeEntry(for key: HTTPCacheKey) async {
+        state.withLock { state in
+            if let old = state.entries.removeValue(forKey: key) { state.totalCost -= old.cost }
+        }
+    }
+
+    public func removeEntries(where predicate: @escaping @Sendable (HTTPCacheKey) -> Bool) async {
+        state.withLock { state in
+            for key in state.entries.keys where predicate(key) {
+                if let old = state.entries.removeValue(forKey: key) { state.totalCost -= old.cost }
+            }
+        }
+    }
+
+    public func removeAll() async {
+        state.withLock { $0 = State() }
+    }
+
+    private static func evictOldest(_ state: inout State) {
+        while state.recencyStart < state.recency.count {
+            let (key, tick) = state.recency[state.recencyStart]
+            state.recencyStart += 1
+            if let stored = state.entries[key], stored.tick == tick {
+                state.entries[key] = nil
+                state.totalCost -= stored.cost
+                return
+            }
+        }
+    }
+
+    private static func compact(_ state: inout State) {
+        let live = state.recency.count - state.recencyStart
+        guard state.recency.count > 64,
+              live > 2 * state.entries.count || state.recencyStart > state.recency.count / 2 else { return }
+        state.recency = state.recency[state.recencyStart...].filter { state.entries[$0.key]?.tick == $0.tick }
+        state.recencyStart = 0
+    }
+}
