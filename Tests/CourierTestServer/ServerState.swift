@@ -34,6 +34,8 @@ final class TestServerState: Sendable {
         var tokenNumber = 1
         var rotations = 0
         var flakyAttempts: [String: Int] = [:]
+        var counters: [String: Int] = [:]
+        var failing: Set<String> = []
         var isStopping = false
         var openChannels: [ObjectIdentifier: any Channel] = [:]
     }
@@ -72,6 +74,28 @@ final class TestServerState: Sendable {
             let attempt = ($0.flakyAttempts[key] ?? 0) + 1
             $0.flakyAttempts[key] = attempt
             return attempt
+        }
+    }
+
+    /// Adds one to the counter `name` and returns its new value.
+    func increment(_ name: String) -> Int {
+        values.withLock {
+            let value = ($0.counters[name] ?? 0) + 1
+            $0.counters[name] = value
+            return value
+        }
+    }
+
+    /// The counter `name` (0 when never incremented).
+    func counter(_ name: String) -> Int { values.withLock { $0.counters[name] ?? 0 } }
+
+    /// Whether the routes keyed `key` answer with a failure (the cache routes' `stale-if-error` tests).
+    func isFailing(_ key: String) -> Bool { values.withLock { $0.failing.contains(key) } }
+
+    /// Makes the routes keyed `key` fail (or recover).
+    func setFailing(_ key: String, _ failing: Bool) {
+        values.withLock {
+            if failing { $0.failing.insert(key) } else { $0.failing.remove(key) }
         }
     }
 

@@ -28,6 +28,8 @@ import ServiceLifecycle
 /// - auth: `GET /auth/protected`, `POST /auth/rotate`, `GET /auth/refresh-count`, `/auth/challenge/{scheme}`
 /// - cookies: `/cookies/set?name=&value=`, `/cookies`; pagination: `/pages/cycle/{n}`, `/cursor-cycle`
 /// - hostile: `/hostile/error?status=&message=&raw=` (any message characters), `POST /hostile/tokens`
+/// - cache: `/cache/resource?key=&cc=&etag=&lastModified=&vary=&expires=&setCookie=&size=` (GET, POST),
+///   `/cache/stats?key=`, `POST /cache/fail?key=&on=`
 public final class TestServer: Sendable {
     /// The port the server listens on.
     public let port: Int
@@ -84,6 +86,7 @@ public final class TestServer: Sendable {
         PaginationRoutes.add(to: router)
         HostileRoutes.add(to: router)
         TransferRoutes.add(to: router, state: state)
+        CacheRoutes.add(to: router, state: state)
 
         var logger = Logger(label: "CourierTestServer")
         logger.logLevel = ProcessInfo.processInfo.environment["COURIER_TEST_SERVER_LOG"]
