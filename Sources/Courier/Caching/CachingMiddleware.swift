@@ -24,7 +24,7 @@ import OpenAPIRuntime
 /// - **Stores** `GET` responses the client reads whole (`send`, `response(for:)`, `data(for:)`)
 ///   when HTTP allows: no `no-store` in the request or the response; a status with a heuristic
 ///   lifetime (200, 203, 204, 300, 301, 308, 404, 405, 410, 414, 501) or explicit freshness
-///   (`max-age`, `Expires`); `Vary` not `*` and naming at most ``CacheVary/maxFieldNames``
+///   (`max-age`, `Expires`); `Vary` not `*` and naming at most 32
 ///   fields; not reached through a redirect; and useful — fresh for a while, or carrying a
 ///   validator (`ETag`, `Last-Modified`). `Set-Cookie` fields are not stored. Being a
 ///   private cache, it stores responses to requests with `Authorization` and `private`
