@@ -1,0 +1,176 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The file system side of ``DiskCacheStore``: POSIX calls on one directory, each of which
+/// tolerates another store or process changing the directory at the same time (a file that
+/// vanishes between listing and opening is simply not there).
+///
+/// Entries are `<64 hex digits>.cache` files (see ``DiskCacheEntryFile``); writes go to
+/// `.tmp-<UUID>` files in the same directory, renamed into place when complete. Any other file
+/// in the directory is left alone.
+struct DiskCacheDirectory: Sendable {
+    /// One file found by ``scan()``.
+    struct File {
+        var name: String
+        var size: Int
+        /// Modification time: the last write or cache hit.
+        var modified: Date
+        var isTemporary: Bool
+    }
+
+    /// What reading an entry file found.
+    enum ReadResult {
+        /// No such file (or no such directory).
+        case missing
+        /// The file exists but is not a complete entry of this format.
+        case unusable
+        /// The metadata and, when asked for, the body.
+        case found(DiskCacheEntryFile.Metadata, body: Data?)
+    }
+
+    static let entryExtension = ".cache"
+    static let temporaryPrefix = ".tmp-"
+
+    let path: String
+
+    /// The file name for an entry filed under `key`.
+    static func fileName(for key: HTTPCacheKey) -> String {
+        SHA256.hex(key.text) + entryExtension
+    }
+
+    static func isEntryName(_ name: String) -> Bool {
+        let utf8 = name.utf8
+        guard utf8.count == 64 + entryExtension.utf8.count, name.hasSuffix(entryExtension) else { return false }
+        return utf8.prefix(64).allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }
+    }
+
+    private func filePath(_ name: String) -> String { path + "/" + name }
+
+    // MARK: Reading
+
+    /// Reads the entry file `name`: its metadata always, its body when `body` is true. A file
+    /// larger than `maxFileSize` is ``ReadResult/unusable``. With `touch`, a complete entry's
+    /// modification time is set to now (the store's least-recently-used clock).
+    func readEntry(_ name: String, body: Bool, maxFileSize: Int, touch: Bool) -> ReadResult {
+        // O_NOFOLLOW and O_NONBLOCK: a symbolic link or a FIFO under an entry's name is
+        // unusable at once, rather than read elsewhere or blocking the reader forever.
+        let descriptor = open(filePath(name), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard descriptor >= 0 else { return errno == ENOENT || errno == ENOTDIR ? .missing : .unusable }
+        defer { close(descriptor) }
+        // The size by seeking, not fstat: with MemberImportVisibility, `stat`'s fields are not
+        // visible on Linux without importing CoreFoundation. A directory fails at the first read.
+        let end = lseek(descriptor, 0, SEEK_END)
+        guard end >= 0, lseek(descriptor, 0, SEEK_SET) == 0 else { return .unusable }
+        let fileSize = Int(end)
+        guard fileSize <= maxFileSize,
+              let prefix = Self.readExactly(descriptor, count: DiskCacheEntryFile.prefixSize),
+              let metadataLength = DiskCacheEntryFile.metadataLength(prefix: prefix, fileSize: fileSize),
+              let json = Self.readExactly(descriptor, count: metadataLength),
+              let metadata = DiskCacheEntryFile.metadata(from: json, fileSize: fileSize) else { return .unusable }
+        guard body else { return .found(metadata, body: nil) }
+        guard let bytes = Self.readExactly(descriptor, count: metadata.bodyLength) else { return .unusable }
+        if touch { _ = futimens(descriptor, nil) }
+        return .found(metadata, body: bytes)
+    }
+
+    /// Reads exactly `count` bytes, or returns `nil` (end of file or an error first).
+    private static func readExactly(_ descriptor: Int32, count: Int) -> Data? {
+        var data = Data(count: count)
+        let complete = data.withUnsafeMutableBytes { buffer -> Bool in
+            var offset = 0
+            while offset < count {
+                let got = read(descriptor, buffer.baseAddress! + offset, count - offset)
+                if got < 0, errno == EINTR { continue }
+                guard got > 0 else { return false }
+                offset += got
+            }
+            return true
+        }
+        return complete ? data : nil
+    }
+
+    // MARK: Writing
+
+    /// Writes `head` then `body` to a new owner-only temporary file, flushes it to disk and
+    /// renames it to `name`, creating the directory (owner-only, `0700`) if it is missing.
+    /// Returns the size of the file it replaced (0 if none), or `nil` when it wrote nothing.
+    func writeEntry(_ name: String, head: Data, body: Data) -> Int? {
+        let temporary = filePath(Self.temporaryPrefix + UUID().uuidString)
+        var descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if descriptor < 0, errno == ENOENT, createDirectory() {
+            descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        }
+        guard descriptor >= 0 else { return nil }
+        // fsync before rename: after a power loss the new name holds the whole entry, not a
+        // file of the right length whose blocks were never written.
+        let written = Self.writeAll(descriptor, head) && Self.writeAll(descriptor, body) && fsync(descriptor) == 0
+        close(descriptor)
+        let replacedSize = Self.attributes(of: filePath(name))?.size ?? 0
+        guard written, rename(temporary, filePath(name)) == 0 else {
+            unlink(temporary)
+            return nil
+        }
+        return replacedSize
+    }
+
+    private static func writeAll(_ descriptor: Int32, _ data: Data) -> Bool {
+        data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let count = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { return false }
+                offset += count
+            }
+            return true
+        }
+    }
+
+    /// Creates the directory with mode `0700` (its missing parents with the default mode).
+    private func createDirectory() -> Bool {
+        let parent = (path as NSString).deletingLastPathComponent
+        if !parent.isEmpty {
+            try? FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        }
+        return mkdir(path, 0o700) == 0 || errno == EEXIST
+    }
+
+    // MARK: Listing and removing
+
+    /// Removes the file `name`; returns its size, or `nil` when there was none to remove.
+    @discardableResult
+    func removeFile(_ name: String) -> Int? {
+        let size = Self.attributes(of: filePath(name))?.size ?? 0
+        return unlink(filePath(name)) == 0 ? size : nil
+    }
+
+    /// The entry files and temporary files in the directory with their sizes and modification
+    /// times; empty when the directory does not exist or cannot be read.
+    func scan() -> [File] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return [] }
+        var files: [File] = []
+        files.reserveCapacity(names.count)
+        for name in names {
+            let isTemporary = name.hasPrefix(Self.temporaryPrefix)
+            guard isTemporary || Self.isEntryName(name) else { continue }
+            guard let attributes = Self.attributes(of: filePath(name)), attributes.isRegular else { continue }
+            files.append(File(name: name, size: attributes.size, modified: attributes.modified, isTemporary: isTemporary))
+        }
+        return files
+    }
+
+    /// Size, modification time and kind of the file at `path` (not following a symbolic link),
+    /// or `nil` when there is none.
+    private static func attributes(of path: String) -> (size: Int, modified: Date, isRegular: Bool)? {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return nil }
+        return ((attributes[.size] as? NSNumber)?.intValue ?? 0,
+                attributes[.modificationDate] as? Date ?? .distantPast,
+                attributes[.type] as? FileAttributeType == .typeRegular)
+    }
+}

@@ -1,0 +1,191 @@
+import Foundation
+
+/// An ``HTTPCacheStore`` in a directory, one file per response, bounded in size; the least
+/// recently used entries go first.
+///
+/// ```swift
+/// let directory = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask)[0]
+///     .appendingPathComponent("api-cache")
+/// let store = DiskCacheStore(directory: directory, maxBytes: 100 << 20)
+/// let client = APIClient(configuration: configuration, transport: transport,
+///                        middleware: [CachingMiddleware(store: store)])
+/// // At logout:
+/// await store.removeAll()
+/// ```
+///
+/// What it guarantees:
+/// - **A crash never leaves half an entry.** Each entry is written to a temporary file in the
+///   directory, flushed, and renamed over the old one; readers see the old entry or the new one.
+///   Temporary files left by a crash are removed when the store next evicts.
+/// - **A damaged entry is a miss, never an error.** A file that is truncated, padded, not in
+///   this format, or filed under another key's name reads as `nil` and is removed.
+/// - **Sharing is safe.** Several stores, in one process or many, may use one directory: every
+///   change is a rename or an unlink, and each store tolerates files vanishing under it.
+/// - **Owner-only.** The directory is created with mode `0700` and files with `0600` (an
+///   existing directory keeps its mode). File names are SHA-256 digests of the keys, and keys
+///   hold only digests of credentials.
+/// - **Bounded.** An entry whose file would exceed `maxBytes` is not stored (and the entry it
+///   would have replaced is removed). When the store's running count of the bytes in the
+///   directory passes `maxBytes`, it lists the directory and removes the least recently used
+///   entries (oldest modification time; a hit updates it) until the total is at most 90 % of
+///   `maxBytes`. The count includes what other stores had written at the last listing, plus
+///   this store's own writes since, so with several writers the directory can briefly exceed
+///   `maxBytes` until one of them lists it. Give stores sharing a directory the same limit:
+///   a store removes files larger than its own `maxBytes` when it meets them.
+///
+/// File I/O runs on a dispatch queue, not on Swift concurrency's cooperative threads.
+public final class DiskCacheStore: HTTPCacheStore {
+    /// The directory the entries are in.
+    public let directory: URL
+    /// The most bytes the entry files may take together.
+    public let maxBytes: Int
+
+    private let files: DiskCacheDirectory
+    /// This store's estimate of the bytes in the directory: `nil` until the first write lists
+    /// it, then the last listing's total plus what this store has written and removed since.
+    private let estimatedBytes = Locked<Int?>(nil)
+    /// Whether an eviction pass is running, so that concurrent writes do not list the
+    /// directory several times over.
+    private let evicting = Locked(false)
+
+    /// Temporary files older than this are leftovers of a crashed writer.
+    private static let temporaryFileLifetime: TimeInterval = 60
+    private static let queue = DispatchQueue(label: "Courier.DiskCacheStore", qos: .utility, attributes: .concurrent)
+
+    /// Creates a store in `directory`, which is created (mode `0700`) at the first write if it
+    /// does not exist. Entries already in it are used.
+    ///
+    /// - Parameters:
+    ///   - directory: a file URL of a directory for this cache alone (other files in it are
+    ///     left alone but not counted).
+    ///   - maxBytes: the most bytes the entry files may take together (default 50 MiB).
+    public init(directory: URL, maxBytes: Int = 50 << 20) {
+        self.directory = directory
+        self.maxBytes = max(0, maxBytes)
+        var path = directory.path
+        while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+        self.files = DiskCacheDirectory(path: path)
+    }
+
+    /// The stored response for `key`, or `nil` when there is none or its file is damaged (the
+    /// file is then removed). A hit marks the entry as recently used.
+    public func entry(for key: HTTPCacheKey) async -> CachedHTTPResponse? {
+        await perform { [files, maxBytes] in
+            let name = DiskCacheDirectory.fileName(for: key)
+            switch files.readEntry(name, body: true, maxFileSize: maxBytes, touch: true) {
+            case .missing:
+                return nil
+            case .unusable:
+                self.remove(name)
+                return nil
+            case let .found(metadata, body):
+                guard metadata.key == key, let body, let entry = DiskCacheEntryFile.response(from: metadata, body: body) else {
+                    self.remove(name)
+                    return nil
+                }
+                return entry
+            }
+        }
+    }
+
+    /// Stores `entry`, replacing the entry stored under its key. An entry whose file would be
+    /// larger than ``maxBytes``, or that cannot be written (disk full, no permission), is not
+    /// stored, and the old entry is removed.
+    public func store(_ entry: CachedHTTPResponse) async {
+        await perform { [files, maxBytes] in
+            let name = DiskCacheDirectory.fileName(for: entry.key)
+            guard let head = DiskCacheEntryFile.prefixAndMetadata(for: entry), head.count + entry.body.count <= maxBytes,
+                  let replaced = files.writeEntry(name, head: head, body: entry.body) else {
+                self.remove(name)
+                return
+            }
+            let added = head.count + entry.body.count - replaced
+            let overLimit = self.estimatedBytes.withLock { estimate -> Bool in
+                guard let bytes = estimate else { return true }
+                estimate = bytes + added
+                return bytes + added > maxBytes
+            }
+            if overLimit { self.evict(keeping: name) }
+        }
+    }
+
+    /// Removes the entry stored under `key`, if any.
+    public func removeEntry(for key: HTTPCacheKey) async {
+        await perform { self.remove(DiskCacheDirectory.fileName(for: key)) }
+    }
+
+    /// Removes every entry whose key matches `predicate`, reading only each file's metadata.
+    /// Damaged files are removed too.
+    public func removeEntries(where predicate: @escaping @Sendable (HTTPCacheKey) -> Bool) async {
+        await perform { [files] in
+            for file in files.scan() where !file.isTemporary {
+                switch files.readEntry(file.name, body: false, maxFileSize: .max, touch: false) {
+                case .missing:
+                    continue
+                case .unusable:
+                    self.remove(file.name)
+                case let .found(metadata, _):
+                    if predicate(metadata.key) { self.remove(file.name) }
+                }
+            }
+        }
+    }
+
+    /// Removes every entry, and the temporary files of writes in progress (those writes are
+    /// then dropped), leaving the directory empty of cache files.
+    public func removeAll() async {
+        await perform { [files] in
+            for file in files.scan() { files.removeFile(file.name) }
+            self.estimatedBytes.withLock { $0 = 0 }
+        }
+    }
+
+    // MARK: Internals
+
+    private func remove(_ name: String) {
+        guard let size = files.removeFile(name) else { return }
+        estimatedBytes.withLock { estimate in
+            if let bytes = estimate { estimate = max(0, bytes - size) }
+        }
+    }
+
+    /// Lists the directory, removes temporary files older than a minute, and, when the entries
+    /// take more than ``maxBytes``, removes the least recently used ones (never `kept`, the
+    /// entry just written) until they take at most 90 % of it.
+    private func evict(keeping kept: String) {
+        guard evicting.withLock({ running in
+            defer { running = true }
+            return !running
+        }) else { return }
+        defer { evicting.withLock { $0 = false } }
+
+        let now = Date()
+        var entries: [DiskCacheDirectory.File] = []
+        var total = 0
+        for file in files.scan() {
+            if file.isTemporary {
+                if now.timeIntervalSince(file.modified) > Self.temporaryFileLifetime { files.removeFile(file.name) }
+            } else {
+                entries.append(file)
+                total += file.size
+            }
+        }
+        if total > maxBytes {
+            let target = maxBytes / 10 * 9
+            entries.sort { ($0.modified, $0.name) < ($1.modified, $1.name) }
+            for file in entries where total > target && file.name != kept {
+                // A file another store removed first no longer counts either way.
+                files.removeFile(file.name)
+                total -= file.size
+            }
+        }
+        estimatedBytes.withLock { $0 = total }
+    }
+
+    /// Runs blocking file work off the cooperative thread pool.
+    private func perform<Result: Sendable>(_ work: @escaping @Sendable () -> Result) async -> Result {
+        await withCheckedContinuation { continuation in
+            Self.queue.async { continuation.resume(returning: work()) }
+        }
+    }
+}
