@@ -19,6 +19,7 @@ import OpenAPIRuntime
 /// | `courier_requests_total` | counter | `method`, `operation`, `status_class` (`2xx`…`5xx`, or `error`) |
 /// | `courier_request_duration` | timer (nanoseconds) | `method`, `operation`, `status_class` |
 /// | `courier_request_failures_total` | counter | `method`, `operation`, `kind` (`timeout`, `connection_failed`, `connection_lost`, `tls_failure`, `cancelled`, `http_4xx`, `http_5xx`, `other`…) |
+/// | `courier_cache_total` | counter, only with a ``Courier/CachingMiddleware`` inside this one | `method`, `operation`, `outcome` (`hit`, `stale`, `revalidated`, `miss`) |
 /// | `http.client.request.duration` | recorder (histogram), seconds | OpenTelemetry's: `http.request.method`, `http.response.status_code`, `server.address`, `url.template` (when known), `error.type` (the status code for 4xx/5xx, the failure kind otherwise) |
 ///
 /// The last one follows the OpenTelemetry HTTP client semantic conventions, so dashboards
@@ -62,6 +63,7 @@ public struct MetricsMiddleware: Middleware {
         }
         let code = response.status.code
         let statusClass = "\(code / 100)xx"
+        if let outcome = response.cacheOutcome { count(cache: outcome, base) }
         if code >= 400 { count(failure: "http_\(statusClass)", base) }
         semantic.append(("http.response.status_code", String(code)))
         if code >= 400 { semantic.append(("error.type", String(code))) }
@@ -110,6 +112,15 @@ public struct MetricsMiddleware: Middleware {
         } else {
             Counter(label: "\(prefix)_requests_total", dimensions: dimensions).increment()
             Timer(label: "\(prefix)_request_duration", dimensions: dimensions).recordNanoseconds(nanoseconds)
+        }
+    }
+
+    private func count(cache outcome: CacheOutcome, _ base: [(String, String)]) {
+        let dimensions = base + [("outcome", outcome.rawValue)]
+        if let factory {
+            Counter(label: "\(prefix)_cache_total", dimensions: dimensions, factory: factory).increment()
+        } else {
+            Counter(label: "\(prefix)_cache_total", dimensions: dimensions).increment()
         }
     }
 

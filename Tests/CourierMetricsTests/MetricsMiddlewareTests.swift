@@ -29,6 +29,18 @@ import Testing
         #expect(metrics.counters.allSatisfy { counter in !counter.dimensions.contains { $0.1.contains("/users") } })
     }
 
+    @Test func countsCacheOutcomesWhenACachingMiddlewareIsInside() async throws {
+        let metrics = TestMetrics()
+        let stub = StubTransport()
+        stub.on(.get, "/users/{id}", StubResponse.text("ada").header(.cacheControl, "max-age=600"))
+        let client = APIClient(configuration: APIConfiguration(baseURL: URL(string: "https://api.example.com/v1")!), transport: stub,
+                               middleware: [MetricsMiddleware(factory: metrics), CachingMiddleware()])
+        for _ in 0..<3 { try await client.send(request("/users/1", operation: "getUser")) }
+        #expect(try metrics.expectCounter("courier_cache_total", [("method", "GET"), ("operation", "getUser"), ("outcome", "miss")]).totalValue == 1)
+        #expect(try metrics.expectCounter("courier_cache_total", [("method", "GET"), ("operation", "getUser"), ("outcome", "hit")]).totalValue == 2)
+        #expect(stub.requests.count == 1)
+    }
+
     @Test func recordsOpenTelemetrysRequestDurationInSeconds() async throws {
         let metrics = TestMetrics()
         let stub = StubTransport()

@@ -39,6 +39,18 @@ import Testing
         #expect(entry.metadata["courier.duration_ms"] != nil)
     }
 
+    @Test func saysWhenTheCacheAnswered() async throws {
+        let (logger, handler) = logger(.info)
+        let stub = StubTransport()
+        stub.on(.get, "/users/{id}", StubResponse.text("ada").header(.cacheControl, "max-age=600"))
+        let client = F.client(stub, [LoggingMiddleware(logger: logger, level: .info), CachingMiddleware()])
+        _ = try await client.send(F.text(.get, "/users/1"))
+        _ = try await client.send(F.text(.get, "/users/1"))
+        let lines = handler.entries.filter { $0.level == .info }
+        #expect(lines.map { $0.metadata["courier.cache"].map { "\($0)" } } == ["miss", "hit"])
+        #expect("\(lines.last?.message ?? "")".contains("cache hit"))
+    }
+
     @Test func redactsSecretsInHeadersAndQueriesAtDebug() async throws {
         let (logger, handler) = logger(.debug)
         let stub = StubTransport()

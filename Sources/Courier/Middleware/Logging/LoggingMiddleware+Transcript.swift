@@ -32,6 +32,7 @@ extension LoggingMiddleware {
             if let response { metadata["http.response.status_code"] = "\(response.status.code)" }
             if duration > .zero || response != nil || error != nil { metadata["courier.duration_ms"] = "\(milliseconds)" }
             if let outcome { metadata["http.response.body.size"] = "\(outcome.bytes)" }
+            if let cache = response?.cacheOutcome { metadata["courier.cache"] = "\(cache.rawValue)" }
             return metadata
         }
 
@@ -41,6 +42,7 @@ extension LoggingMiddleware {
             var text = "\(method) \(url) → \(response.status.code) (\(milliseconds) ms, \(outcome?.bytes ?? 0) bytes"
             if outcome?.abandoned == true { text += ", body not read to the end" }
             if let error = outcome?.error { text += ", body failed: \(Self.describe(error))" }
+            if let cache = response.cacheOutcome { text += ", cache \(cache.rawValue)" }
             return text + ")"
         }
 

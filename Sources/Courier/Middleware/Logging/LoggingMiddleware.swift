@@ -15,7 +15,9 @@ import OpenAPIRuntime
 ///   ends (the body read, failed or dropped):
 ///   `GET https://api.example.com/v1/users?page=2 → 200 (41 ms, 1532 bytes)`, with metadata in
 ///   one dotted scheme: `http.request.method`, `url.full`, `http.response.status_code`,
-///   `http.response.body.size`, `courier.duration_ms`, `courier.operation`, `courier.attempt`.
+///   `http.response.body.size`, `courier.duration_ms`, `courier.operation`, `courier.attempt`, and
+///   `courier.cache` (`hit`, `stale`, `revalidated`, `miss`) when a ``CachingMiddleware`` inside
+///   this one handled the response.
 ///   A failure without a response is one line at the same level — never a warning: the caller
 ///   gets the error and decides whether it matters. Pass `level: .info` to see every exchange
 ///   with a logger at the default level.
