@@ -95,6 +95,14 @@ struct ServiceRequestTests {
         #expect(token.options.retry == .automatic)
     }
 
+    @Test("@Options(cachePolicy:) sets a method's cache policy")
+    func cachePolicyOption() async throws {
+        let (library, stub, recorder) = makeLibrary()
+        stub.on(.get, "/articles", .json([Post(id: 1, title: "a")]))
+        _ = try await library.cachedArticles()
+        #expect(try #require(recorder.last).options.cachePolicy == .returnCacheDontLoad)
+    }
+
     @Test("a method without @Options uses the client's defaults")
     func defaultOptions() async throws {
         let (library, stub, recorder) = makeLibrary()
@@ -106,6 +114,7 @@ struct ServiceRequestTests {
         #expect(context.options.timeout == nil)
         #expect(context.options.retry == .automatic)
         #expect(context.options.includeBaseParameters)
+        #expect(context.options.cachePolicy == nil)
     }
 
     @Test("@HTTP(method:path:) sends any known method")

@@ -132,6 +132,9 @@ protocol Library {
     @GET("/count/{id=3}")
     func count(id: Int?) async throws -> Int
 
+    @GET("/articles") @Options(cachePolicy: .returnCacheDontLoad)
+    func cachedArticles() async throws -> [Post]
+
     @POST("/blobs")
     func putBlob(body: Data) async throws
 
