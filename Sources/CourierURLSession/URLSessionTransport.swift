@@ -28,8 +28,10 @@ import FoundationNetworking
 /// Files (`.file`) are uploaded from disk with `uploadTask(with:fromFile:)`, whatever their
 /// size; a multipart form with files is written to a file in ``temporaryDirectory`` and
 /// uploaded the same way (the file is removed when the task ends, also on failure and
-/// cancellation). Other bodies — bytes, JSON, forms, `.stream` — are collected in memory first,
-/// up to ``maxRequestBodySize``; use `AsyncHTTPClientTransport` to stream those. Upload progress
+/// cancellation). Other bodies — bytes, JSON, forms, `.stream` — are sent from memory up to
+/// ``maxRequestBodySize``; a larger one is written to a file in ``temporaryDirectory`` as it is
+/// read and uploaded from there (no size limit; the upload starts once the body has ended — use
+/// `AsyncHTTPClientTransport` to send a body while it is being produced). Upload progress
 /// comes from `didSendBodyData`. On Apple platforms a response the caller reads at its own pace
 /// (`bytes(for:)`, downloads, events) is paused while the reader lags; FoundationNetworking
 /// cannot pause a transfer, so on Linux it is buffered as it arrives (see the article
@@ -40,12 +42,14 @@ import FoundationNetworking
 public final class URLSessionTransport: Transport {
     /// The session requests go through.
     public let session: URLSession
-    /// The largest request body collected in memory to send it, in bytes (default 100 MiB).
-    /// Files and multipart forms with files are uploaded from disk and have no limit; it applies
-    /// to the other bodies: bytes, JSON, forms and `.stream` bodies.
+    /// The largest request body sent from memory, in bytes (default 4 MiB). A larger body —
+    /// bytes, JSON, a form or a `.stream` — is written to a temporary file as it is read and
+    /// uploaded from disk, so memory stays bounded whatever the size. Files and multipart forms
+    /// with files are always uploaded from disk.
     public let maxRequestBodySize: Int
-    /// Where multipart forms with files are written before they are uploaded (the session can
-    /// stream a file, not a sequence of parts). Each file is removed when its task ends.
+    /// Where multipart forms with files and bodies larger than ``maxRequestBodySize`` are written
+    /// before they are uploaded (the session can stream a file, not a sequence of parts or an
+    /// async sequence). Each file is created owner-only and removed when its task ends.
     public let temporaryDirectory: URL
     private let delegate: SessionDelegate
     private let delegateQueue: OperationQueue
@@ -60,7 +64,7 @@ public final class URLSessionTransport: Transport {
     static let wholeBodyBufferLimit = 256 * 1024
 
     /// Creates a transport with its own session built from `configuration`.
-    public init(configuration: URLSessionConfiguration = URLSessionTransport.defaultConfiguration(), maxRequestBodySize: Int = 100 * 1024 * 1024,
+    public init(configuration: URLSessionConfiguration = URLSessionTransport.defaultConfiguration(), maxRequestBodySize: Int = 4 * 1024 * 1024,
                 temporaryDirectory: URL = FileManager.default.temporaryDirectory) {
         self.temporaryDirectory = temporaryDirectory
         let delegate = SessionDelegate()

@@ -13,8 +13,16 @@ import FoundationNetworking
 /// - A multipart form with files is written to a temporary file first (the session can only
 ///   stream a file), uploaded the same way, and the file is removed when the task ends —
 ///   completed, failed or cancelled.
-/// - Any other body (bytes, JSON, a form, a `.stream`) is collected into memory, up to
-///   ``URLSessionTransport/maxRequestBodySize``.
+/// - Any other body (bytes, JSON, a form, a `.stream`) is read into memory up to
+///   ``URLSessionTransport/maxRequestBodySize``; past that, what was read and the rest are
+///   written to a temporary file as they come, and the file is uploaded the same way. Memory
+///   stays bounded and there is no size limit but the disk.
+///
+/// Why not stream a body straight from the sequence: FoundationNetworking reads a body stream
+/// (`httpBodyStream`, `uploadTask(withStreamedRequest:)`) on the session's own serial queue and
+/// ends the body the first time the stream has no bytes available, so a stream fed from an
+/// async sequence would have to block that queue — stalling every transfer of the session, and
+/// deadlocking when the sequence is itself a response body of the same session.
 enum UploadPlan {
     case none
     case inMemory(Data)
@@ -31,11 +39,57 @@ enum UploadPlan {
                 return .file(try writeTemporaryFile(segments, in: temporaryDirectory), temporary: true)
             }
         }
+        if case .known(let length) = body.length, length <= maxInMemory {
+            return .inMemory(try await collect(body))
+        }
+        return try await spool(body, keepingInMemory: maxInMemory, in: temporaryDirectory)
+    }
+
+    private static func collect(_ body: HTTPBody) async throws -> Data {
         do {
-            return .inMemory(try await Data(collecting: body, upTo: maxInMemory))
+            return try await Data(collecting: body, upTo: .max)
         } catch {
             if error is CancellationError || Task.isCancelled { throw CancellationError() }
-            throw TransportError(.invalidRequest, "the request body is larger than URLSessionTransport.maxRequestBodySize (\(maxInMemory) bytes): URLSessionTransport collects bodies other than files and multipart forms with files in memory to send them. Send large content as .file or as a multipart form with a file part (uploaded from disk, no size limit), or raise maxRequestBodySize", underlying: error, requestMayHaveBeenSent: false)
+            throw TransportError(.invalidRequest, "the request body could not be read: \(error)", underlying: error, requestMayHaveBeenSent: false)
+        }
+    }
+
+    /// Reads `body` into memory while it stays within `limit` bytes; past that, writes it to a
+    /// new file in `directory` as it is read. The file is removed again when reading or writing
+    /// fails or the task is cancelled.
+    static func spool(_ body: HTTPBody, keepingInMemory limit: Int, in directory: URL) async throws -> UploadPlan {
+        var buffer = Data()
+        var file: (url: URL, handle: FileHandle)?
+        do {
+            for try await chunk in body {
+                try Task.checkCancellation()
+                if let (_, handle) = file {
+                    try handle.write(contentsOf: chunk)
+                    continue
+                }
+                buffer.append(contentsOf: chunk)
+                if buffer.count > limit {
+                    let url = directory.appendingPathComponent("\(temporaryFilePrefix)\(UUID().uuidString).body")
+                    guard FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+                        throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
+                    }
+                    let handle = try FileHandle(forWritingTo: url)
+                    file = (url, handle)
+                    try handle.write(contentsOf: buffer)
+                    buffer = Data()
+                }
+            }
+            guard let (url, handle) = file else { return .inMemory(buffer) }
+            try handle.close()
+            return .file(url, temporary: true)
+        } catch {
+            if let (url, handle) = file {
+                try? handle.close()
+                try? FileManager.default.removeItem(at: url)
+            }
+            if error is CancellationError || Task.isCancelled { throw CancellationError() }
+            throw TransportError(.invalidRequest, "the request body could not be written to a temporary file for upload (URLSessionTransport spools bodies larger than maxRequestBodySize to \(directory.path)): \(error)",
+                                 underlying: error, requestMayHaveBeenSent: false)
         }
     }
 

@@ -14,8 +14,9 @@ import OpenAPIRuntime
 ///
 /// Files — `.file`, and the file parts of `.multipart` — are uploaded from disk on both
 /// transports, whatever their size. `AsyncHTTPClientTransport` streams every body;
-/// `URLSessionTransport` collects the others (bytes, JSON, forms, `.stream`) in memory before
-/// sending, up to its `maxRequestBodySize`. See the article *Transports and large transfers*.
+/// `URLSessionTransport` sends the others (bytes, JSON, forms, `.stream`) from memory up to its
+/// `maxRequestBodySize` and through a temporary file past it. See the article *Transports and
+/// large transfers*.
 public enum RequestBody: Sendable {
     /// A value encoded as JSON with the client's encoder; `Content-Type: application/json`.
     case json(any Encodable & Sendable)
@@ -29,6 +30,7 @@ public enum RequestBody: Sendable {
     case file(URL, contentType: String)
     /// A streaming body. Only bodies whose `iterationBehavior` is `.multiple` can be resent on
     /// a retry or a 307/308 redirect. `AsyncHTTPClientTransport` streams it as it is read;
-    /// `URLSessionTransport` collects it in memory first, up to its `maxRequestBodySize`.
+    /// `URLSessionTransport` sends it from memory up to its `maxRequestBodySize` (4 MiB) and
+    /// past that writes it to a temporary file as it is read, then uploads the file.
     case stream(HTTPBody, contentType: String? = nil)
 }

@@ -100,17 +100,47 @@ struct FileUploadTests {
         #expect(removed)
     }
 
-    @Test("bodies collected in memory over URLSession are refused past the limit, with an error that says so")
-    func inMemoryLimit() async throws {
+    @Test("a stream of unknown length larger than the in-memory limit is sent whole, through a temporary file that is removed", arguments: TransportKind.allCases)
+    func largeStream(_ kind: TransportKind) async throws {
+        let spool = try Transfers.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: spool) }
+        let chunk = Data((0..<(64 * 1024)).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        let chunks = 48                                             // 3 MiB against a 64 KiB limit
+        var checksum = TransferChecksum()
+        for _ in 0..<chunks { chunk.withUnsafeBytes { checksum.add($0) } }
         try await withTestServer { server in
-            let client = APIClient(configuration: APIConfiguration(baseURL: server.baseURL), transport: Transfers.transport(.urlSession))
-            let error = await #expect(throws: APIError.self) {
-                try await client.send(Request<TransferReceipt>(method: .post, path: "/transfers/upload/x",
-                                                               body: .data(Data(count: 128 * 1024), contentType: "application/octet-stream")))
+            let client = APIClient(configuration: APIConfiguration(baseURL: server.baseURL),
+                                   transport: Transfers.transport(kind, temporaryDirectory: spool))
+            let stream = AsyncStream<Data> { continuation in
+                for _ in 0..<chunks { continuation.yield(chunk) }
+                continuation.finish()
             }
-            #expect(String(describing: error).contains("maxRequestBodySize"))
-            #expect(server.requestCount == 0)
+            let body = HTTPBody(stream.map { ArraySlice($0) }, length: .unknown, iterationBehavior: .single)
+            let receipt = try await client.send(Request<TransferReceipt>(
+                method: .post, path: "/transfers/upload/\(UUID().uuidString)?checksum=1", body: .stream(body, contentType: "application/octet-stream")))
+            #expect(receipt.bytes == "\(chunks * chunk.count)")
+            #expect(receipt.checksum == "\(checksum.value)")
         }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: spool.path).isEmpty)
+    }
+
+    @Test("a stream whose upload fails leaves no temporary file behind")
+    func failedStreamRemovesSpool() async throws {
+        let spool = try Transfers.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: spool) }
+        let stopped = try await TestServer.start()
+        let port = stopped.port
+        await stopped.stop()
+        let client = APIClient(configuration: APIConfiguration(baseURL: URL(string: "http://127.0.0.1:\(port)")!),
+                               transport: Transfers.transport(.urlSession, temporaryDirectory: spool))
+        let body = HTTPBody(Data(count: 512 * 1024))
+        await #expect(throws: APIError.self) {
+            try await client.send(Request<TransferReceipt>(method: .post, path: "/transfers/upload/x",
+                                                           body: .stream(HTTPBody(body.map { $0 }, length: .unknown, iterationBehavior: .single),
+                                                                         contentType: "application/octet-stream")))
+        }
+        let removed = try await Transfers.eventually { (try? FileManager.default.contentsOfDirectory(atPath: spool.path).isEmpty) == true }
+        #expect(removed)
     }
 }
 
