@@ -111,5 +111,6 @@ public macro Options(
     maxResponseSize: Int? = nil,
     acceptableStatusCodes: Set<Int>? = nil,
     redirectPolicy: RedirectPolicy? = nil,
-    cachePolicy: CachePolicy? = nil
+    cachePolicy: CachePolicy? = nil,
+    idleTimeout: Duration? = nil
 ) = #externalMacro(module: "CourierMacrosPlugin", type: "EndpointAttributeMacro")

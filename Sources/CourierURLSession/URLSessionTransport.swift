@@ -173,7 +173,8 @@ public final class URLSessionTransport: Transport {
             task = taskSession.uploadTask(with: urlRequest, fromFile: url)
             if temporary { cleanups.append { try? FileManager.default.removeItem(at: url) } }
         }
-        let bufferLimit = context.collectsResponseBody ? min(Self.wholeBodyBufferLimit, context.maxResponseSize) : nil
+        // With an idle timeout the head is delivered at once, so the client can watch the body's pace.
+        let bufferLimit = context.collectsResponseBody && context.idleTimeout == nil ? min(Self.wholeBodyBufferLimit, context.maxResponseSize) : nil
         var flow: ReceiveFlow?
         if streamsResponse { flow = ReceiveFlow.forTask(task) }
         let finishActions = cleanups

@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 
-/// Slow routes for timeout and cancellation tests: `/slow`, `/slow-body` and `/never`.
+/// Slow routes for timeout and cancellation tests: `/slow`, `/slow-body`, `/trickle` and `/never`.
 ///
 /// Every wait ends early when the server stops, so ``TestServer/stop()`` never hangs on them.
 enum TimingRoutes {
@@ -25,6 +25,23 @@ enum TimingRoutes {
                 try await writer.write(first)
                 try await state.pause(milliseconds: delay)
                 try await writer.write(rest)
+                try await writer.finish(nil)
+            }
+            return Response(status: .ok, headers: [.contentType: "application/json"], body: body)
+        }
+
+        // GET /trickle?chunks=N&ms=M: a JSON array of N numbers, one element every M ms
+        // (chunked encoding).
+        router.get("/trickle") { request, _ in
+            let chunks = min(max(request.queryInt("chunks", default: 5), 1), 1000)
+            let delay = min(request.queryInt("ms", default: 100), maxWait)
+            let body = ResponseBody { writer in
+                try await writer.write(ByteBuffer(string: "[0"))
+                for index in 1..<chunks {
+                    try await state.pause(milliseconds: delay)
+                    try await writer.write(ByteBuffer(string: ",\(index)"))
+                }
+                try await writer.write(ByteBuffer(string: "]"))
                 try await writer.finish(nil)
             }
             return Response(status: .ok, headers: [.contentType: "application/json"], body: body)

@@ -45,7 +45,8 @@ public final class APIClient: Sendable {
         let wire: any Transport = configuration.cookieJar.map { CookieJarTransport(base: transport, jar: $0) } ?? transport
         let follower = RedirectFollower(transport: wire, defaultPolicy: configuration.redirectPolicy)
         var handler: HTTPHandler = { request, body, context in
-            try await follower.send(request, body: body, context: context)
+            guard let idle = context.idleTimeout else { return try await follower.send(request, body: body, context: context) }
+            return try await Self.sendWatchingIdleTime(request, body: body, context: context, limit: idle, follower: follower)
         }
         for layer in middleware.reversed() {
             let next = handler
@@ -180,6 +181,7 @@ public final class APIClient: Sendable {
         context.sensitiveQueryNames = configuration.sensitiveQueryNames
         context.acceptableStatusCodes = options.acceptableStatusCodes ?? configuration.acceptableStatusCodes
         context.urlTemplate = prepared.urlTemplate
+        context.idleTimeout = options.idleTimeout ?? configuration.idleTimeout
         return (prepared, context)
     }
 
@@ -206,6 +208,22 @@ public final class APIClient: Sendable {
         return Exchange(head: head, body: data, summary: prepared.summary, startDate: startDate, start: start, headTime: headTime)
     }
 
+    /// Sends through `follower` with an idle timeout: on the wait for the head of a request
+    /// without a body (with a body, the upload itself is the activity, and the total deadline
+    /// bounds it), and on each wait for the next bytes of the response body.
+    private static func sendWatchingIdleTime(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext, limit: Duration,
+                                             follower: RedirectFollower) async throws -> (HTTPResponse, HTTPBody?) {
+        let (head, responseBody): (HTTPResponse, HTTPBody?)
+        if body == nil {
+            (head, responseBody) = try await IdleTimeout.race(limit, waitingFor: "the response head") {
+                try await follower.send(request, body: nil, context: context)
+            }
+        } else {
+            (head, responseBody) = try await follower.send(request, body: body, context: context)
+        }
+        return (head, responseBody.map { IdleTimeout.wrap($0, limit: limit) })
+    }
+
     /// The request type's name, the operation name when the options give none.
     private static func typeName<R: APIRequest>(of request: R) -> String {
         // `_typeName(_:qualified: false)` is what `String(describing:)` prints for a type, without
@@ -225,6 +243,9 @@ public final class APIClient: Sendable {
         case let error as APIError: return error
         case is CancellationError: return error
         case let error as TransportError:
+            if let idle = error.underlying as? IdleTimeout.Expired, !Task.isCancelled {
+                return APIError.timeout(request: summary, after: idle.limit, waitingFor: "the next response bytes (idle timeout)")
+            }
             if error.kind == .cancelled { return Task.isCancelled ? CancellationError() : APIError.cancelled(request: summary) }
             if Task.isCancelled { return CancellationError() }
             if error.kind == .timeout { return APIError.timeout(request: summary, after: timeout) }

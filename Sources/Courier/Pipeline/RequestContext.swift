@@ -20,6 +20,10 @@ public struct RequestContext: Sendable {
     public var timeout: Duration
     /// The largest response body accepted, in bytes.
     public var maxResponseSize: Int
+    /// The idle timeout in force (``RequestOptions/idleTimeout``, else the configuration's), or
+    /// `nil`. The client enforces it; a transport that holds a small response back to deliver
+    /// it in one piece should deliver the head at once when it is set.
+    public var idleTimeout: Duration? = nil
     /// The client's logger.
     public var logger: Logger
     /// Whether the client reads the whole response body before returning (`send`,

@@ -61,6 +61,12 @@ public struct RequestOptions: Sendable {
     /// How the request uses the HTTP cache, when the client has a ``CachingMiddleware``: `nil`
     /// (the default) follows the middleware's policy.
     public var cachePolicy: CachePolicy? = nil
+    /// How long the request may wait without receiving anything — its response head (for a
+    /// request without a body) or the next bytes of its body — before it fails with a
+    /// ``APIError/Kind/timeout``. Default: the client's ``APIConfiguration/idleTimeout`` (none).
+    /// Use it with a long ``timeout`` for large downloads: the total deadline then only bounds
+    /// the whole transfer, and a stalled connection fails after `idleTimeout`.
+    public var idleTimeout: Duration? = nil
 
     private var extras: [ObjectIdentifier: any Sendable] = [:]
 
@@ -74,7 +80,8 @@ public struct RequestOptions: Sendable {
         maxResponseSize: Int? = nil,
         acceptableStatusCodes: Set<Int>? = nil,
         redirectPolicy: RedirectPolicy? = nil,
-        cachePolicy: CachePolicy? = nil
+        cachePolicy: CachePolicy? = nil,
+        idleTimeout: Duration? = nil
     ) {
         self.operationName = operationName
         self.timeout = timeout
@@ -85,6 +92,7 @@ public struct RequestOptions: Sendable {
         self.acceptableStatusCodes = acceptableStatusCodes
         self.redirectPolicy = redirectPolicy
         self.cachePolicy = cachePolicy
+        self.idleTimeout = idleTimeout
     }
 
     /// A setting of your own (or of a middleware), keyed by type.

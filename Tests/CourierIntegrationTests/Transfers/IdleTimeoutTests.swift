@@ -1,0 +1,67 @@
+import Courier
+import CourierTestServer
+import Foundation
+import HTTPTypes
+import Testing
+
+/// `idleTimeout`: a stalled response fails after the idle limit, whatever the total timeout; a
+/// slow but steady one does not.
+@Suite("Idle timeout")
+struct IdleTimeoutTests {
+    struct Slow: Decodable, Sendable { var ok: Bool }
+
+    private func client(_ kind: TransportKind, _ server: TestServer, idle: Duration?) -> APIClient {
+        kind.client(for: server) { configuration in
+            configuration.timeout = .seconds(60)
+            configuration.idleTimeout = idle
+        }
+    }
+
+    @Test("a body that stalls fails with a timeout naming the idle limit, long before the total timeout", arguments: TransportKind.allCases)
+    func stalledBody(_ kind: TransportKind) async throws {
+        try await withTestServer { server in
+            let client = client(kind, server, idle: .milliseconds(300))
+            let error = await #expect(throws: APIError.self) {
+                try await client.send(Request<Slow>(path: "/slow-body", query: [.init(name: "ms", value: "20000")]))
+            }
+            #expect(error?.kind == .timeout)
+            #expect("\(error.map { String(describing: $0) } ?? "")".contains("idle timeout"))
+        }
+    }
+
+    @Test("a response head that never comes fails after the idle limit", arguments: TransportKind.allCases)
+    func stalledHead(_ kind: TransportKind) async throws {
+        try await withTestServer { server in
+            let client = client(kind, server, idle: nil)
+            var options = RequestOptions()
+            options.idleTimeout = .milliseconds(300)
+            let error = await #expect(throws: APIError.self) {
+                try await client.send(Request<Slow>(path: "/never", options: options))
+            }
+            #expect(error?.kind == .timeout)
+        }
+    }
+
+    @Test("a slow but steady body is not cut: each gap is below the idle limit", arguments: TransportKind.allCases)
+    func steadyBody(_ kind: TransportKind) async throws {
+        try await withTestServer { server in
+            let client = client(kind, server, idle: .seconds(5))
+            let numbers = try await client.send(Request<[Int]>(path: "/trickle", query: [.init(name: "chunks", value: "8"), .init(name: "ms", value: "50")]))
+            #expect(numbers == Array(0..<8))
+        }
+    }
+
+    @Test("a download that stalls fails after the idle limit", arguments: TransportKind.allCases)
+    func stalledDownload(_ kind: TransportKind) async throws {
+        let directory = try Transfers.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await withTestServer { server in
+            let client = client(kind, server, idle: .milliseconds(300))
+            let error = await #expect(throws: APIError.self) {
+                try await client.download(Request<Data>(path: "/slow-body", query: [.init(name: "ms", value: "20000")]),
+                                          to: directory.appendingPathComponent("file"))
+            }
+            #expect(error?.kind == .timeout)
+        }
+    }
+}
