@@ -1,7 +1,7 @@
 import HTTPTypes
 
 /// Where a response handed out by ``CachingMiddleware`` came from. Read it from the response
-/// head (``HTTPTypes/HTTPResponse/cacheOutcome``), from ``ResponseMetrics/cacheOutcome``, or
+/// head (`HTTPResponse.cacheOutcome`), from ``ResponseMetrics/cacheOutcome``, or
 /// in the log line (`courier.cache`).
 public enum CacheOutcome: String, Sendable, Hashable, CaseIterable {
     /// Served from the store without contacting the server: the stored response was fresh.

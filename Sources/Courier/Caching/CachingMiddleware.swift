@@ -47,7 +47,7 @@ import OpenAPIRuntime
 /// - `only-if-cached` in the request, or ``CachePolicy/returnCacheDontLoad``, answers
 ///   `504 Gateway Timeout` when nothing usable is stored.
 ///
-/// Every response it handles carries a `Courier-Cache` field (``HTTPTypes/HTTPResponse/cacheOutcome``,
+/// Every response it handles carries a `Courier-Cache` field (`HTTPResponse.cacheOutcome`,
 /// ``ResponseMetrics/cacheOutcome``), and a `debug` log line with `courier.cache`. Served
 /// responses carry an `Age` field.
 ///
