@@ -253,8 +253,7 @@ public struct CachingMiddleware: Middleware {
         }
         let data = try await BodyReading.collect(responseBody, head: head, limit: context.maxResponseSize,
                                                  summary: RequestSummary(request, context: context))
-        var storedHead = head
-        storedHead.headerFields[.setCookie] = nil
+        let storedHead = Self.storable(head)
         await store.store(CachedHTTPResponse(key: key, response: storedHead, body: data, requestDate: requestDate,
                                              responseDate: responseDate, varyingRequestFields: vary.selectingValues(of: request)))
         log(.miss, key, context: context)
@@ -349,11 +348,25 @@ public struct CachingMiddleware: Middleware {
     /// RFC 9111 §3.2: the stored fields, each name the `304` carries replaced by the `304`'s
     /// fields of that name — except framing fields, which describe the `304` itself.
     static func merging(_ stored: HTTPFields, with update: HTTPFields) -> HTTPFields {
-        let skipped: Set<HTTPField.Name> = [.contentLength, .transferEncoding, .connection, .setCookie, .courierCache, .contentEncoding]
+        let skipped: Set<HTTPField.Name> = [.contentLength, .courierCache, .contentEncoding]
+        let update = storable(HTTPResponse(status: .notModified, headerFields: update)).headerFields
         let replaced = Set(update.map(\.name)).subtracting(skipped)
         var merged = HTTPFields(stored.filter { !replaced.contains($0.name) })
         for field in update where replaced.contains(field.name) { merged.append(field) }
         return merged
+    }
+
+    /// The head as stored: without `Set-Cookie` (handled once, when the response arrived) and
+    /// without hop-by-hop fields — `Connection`, the fields it names, `Keep-Alive`,
+    /// `Transfer-Encoding` and the like (RFC 9111 §3.1) — which described that one connection.
+    static func storable(_ head: HTTPResponse) -> HTTPResponse {
+        var dropped: Set<String> = ["set-cookie", "connection", "keep-alive", "proxy-connection", "transfer-encoding", "te", "trailer", "upgrade"]
+        for value in head.headerFields[values: .connection] {
+            for name in value.split(separator: ",") { dropped.insert(name.trimmingCharacters(in: .whitespaces).lowercased()) }
+        }
+        var stored = head
+        stored.headerFields = HTTPFields(head.headerFields.filter { !dropped.contains($0.name.canonicalName) })
+        return stored
     }
 
     private func log(_ outcome: CacheOutcome, _ key: HTTPCacheKey, context: RequestContext) {

@@ -261,6 +261,21 @@ struct CachingMiddlewareTests {
         #expect(second.response.headerFields[.setCookie] == nil)
     }
 
+    @Test("hop-by-hop fields (Connection and the fields it names, Transfer-Encoding, Keep-Alive) are not stored")
+    func hopByHopNotStored() async throws {
+        let origin = CacheOrigin { _, _ in
+            (.ok, [(.cacheControl, "max-age=60"), (.connection, "X-Hop"), (HTTPField.Name("X-Hop")!, "1"), (.transferEncoding, "chunked"),
+                   (HTTPField.Name("Keep-Alive")!, "timeout=5"), (.contentType, "text/plain")], "x")
+        }
+        let client = client(origin, [cache()])
+        _ = try await client.send(get())
+        let hit = try await client.response(for: get())
+        #expect(hit.metrics.cacheOutcome == .hit)
+        let names = Set(hit.response.headerFields.map { $0.name.canonicalName })
+        #expect(names.isDisjoint(with: ["connection", "x-hop", "transfer-encoding", "keep-alive"]))
+        #expect(hit.response.headerFields[.contentType] == "text/plain")
+    }
+
     @Test("an entry larger than the store is not stored, and the response is still whole")
     func entryLargerThanStore() async throws {
         let big = String(repeating: "x", count: 10_000)
