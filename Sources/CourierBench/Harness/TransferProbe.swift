@@ -2,6 +2,7 @@ import Courier
 import CourierAsyncHTTPClient
 import CourierURLSession
 import Foundation
+import OpenAPIRuntime
 
 /// `courier-bench --transfers`: how much a large transfer grows the process, over both
 /// transports, each case measured in a fresh child process (`--transfer-probe`) so that no
@@ -9,6 +10,8 @@ import Foundation
 ///
 /// The cases, 256 MiB each by default (`--transfer-mib`):
 /// - `upload`: `upload(_:fromFile:)` of a file to a server that reads the body to its end;
+/// - `stream`: the same upload of a `.stream` body of unknown length generated in 64 KiB chunks
+///   (AsyncHTTPClient sends it as it is produced; URLSession writes it to a temporary file first);
 /// - `download`: `download(_:to:)` of a body the server generates as it sends it;
 /// - `stalled`: `bytes(for:)` on such a body, one chunk read, then no reading for 3 s — with
 ///   back-pressure the transfer pauses and memory stays flat.
@@ -19,7 +22,7 @@ import Foundation
 enum TransferProbe {
     /// What one case measured in its child process.
     struct Result: Codable, Sendable {
-        /// `upload`, `download` or `stalled`.
+        /// `upload`, `stream`, `download` or `stalled`.
         var transfer: String
         /// `ahc` or `urlsession`.
         var transport: String
@@ -37,7 +40,7 @@ enum TransferProbe {
     }
 
     /// The cases, in the order they run.
-    static let transfers = ["upload", "download", "stalled"]
+    static let transfers = ["upload", "stream", "download", "stalled"]
     /// The transports, by short name.
     static let transports = ["ahc", "urlsession"]
     /// How long the `stalled` reader stops reading.
@@ -81,7 +84,8 @@ enum TransferProbe {
                 let growth = Summary(runs.filter { $0.error == nil }.map { Double($0.growth) / 1_048_576 })
                 let failures = Set(runs.compactMap(\.error)).map { String($0.prefix(160)) }.joined(separator: "; ")
                 let figure = runs.allSatisfy { $0.error != nil } ? "—" : "\(Report.range(growth, 1)) MiB"
-                let label = ["upload": "upload(_:fromFile:)", "download": "download(_:to:)", "stalled": "bytes(for:), reader stalled 3 s"][transfer] ?? transfer
+                let label = ["upload": "upload(_:fromFile:)", "stream": "upload of a .stream body (unknown length)",
+                             "download": "download(_:to:)", "stalled": "bytes(for:), reader stalled 3 s"][transfer] ?? transfer
                 lines.append("| \(label) | \(transport) | \(figure) | \(runs.count) | \(failures.isEmpty ? "none" : failures) |")
             }
         }
@@ -115,6 +119,23 @@ enum TransferProbe {
             case "upload":
                 let upload = Request<Data>(method: .post, path: RequestPath(verbatim: Fixtures.uploadPath), options: options)
                 let answer = try await client.upload(upload, fromFile: file) { _ in }
+                result.bytesMoved = Int64(String(decoding: answer, as: UTF8.self)) ?? -1
+            case "stream":
+                let chunk = ArraySlice([UInt8](repeating: UInt8(ascii: "s"), count: 64 * 1024))
+                let produced = Locked(0)
+                let source = AsyncThrowingStream<ArraySlice<UInt8>, any Error> {
+                    let size = produced.withLock { sent -> Int in
+                        let size = min(chunk.count, bytes - sent)
+                        sent += size
+                        return size
+                    }
+                    return size > 0 ? chunk.prefix(size) : nil
+                }
+                let upload = Request<Data>(method: .post, path: RequestPath(verbatim: Fixtures.uploadPath),
+                                           body: .stream(HTTPBody(source, length: .unknown, iterationBehavior: .single),
+                                                         contentType: "application/octet-stream"),
+                                           options: options)
+                let answer = try await client.send(upload)
                 result.bytesMoved = Int64(String(decoding: answer, as: UTF8.self)) ?? -1
             case "download":
                 result.bytesMoved = try await client.download(generated, to: file).byteCount
