@@ -20,6 +20,8 @@ import FoundationNetworking
 final class TaskHandler: Sendable {
     enum CancelReason: Sendable, Equatable {
         case cancelled, timeout
+        /// Writing the body to the client's ``ResponseBodySink`` failed (or passed its limit).
+        case sinkFailed
         /// The response is in a content coding the session did not decode.
         case undecodedCoding(String)
     }
@@ -43,6 +45,10 @@ final class TaskHandler: Sendable {
         var unread = 0
         /// Whether ``flow`` has paused the transfer.
         var paused = false
+        /// Whether the body goes to ``sink`` instead of the stream.
+        var sinking = false
+        /// Why writing to ``sink`` failed.
+        var sinkError: (any Error)?
     }
 
     private let box = Locked(Box())
@@ -56,11 +62,17 @@ final class TaskHandler: Sendable {
     private let onFinish: Locked<(@Sendable () -> Void)?>
     /// Pauses the transfer while the reader of a streamed body lags (`nil`: never paused).
     private let flow: ReceiveFlow?
+    /// Where a download's body is written on the delegate queue, for a status in
+    /// `sinkStatuses` (see ``ResponseBodySink``).
+    private let sink: ResponseBodySink?
+    private let sinkStatuses: Set<Int>
 
     /// A handler for `task`; with a `bufferLimit`, bodies up to that size are delivered whole.
     init(task: URLSessionDataTask, isHead: Bool, bufferLimit: Int? = nil, progress: UploadProgressReporter? = nil,
-         flow: ReceiveFlow? = nil, onFinish: (@Sendable () -> Void)? = nil) {
+         flow: ReceiveFlow? = nil, sink: ResponseBodySink? = nil, sinkStatuses: Set<Int> = [], onFinish: (@Sendable () -> Void)? = nil) {
         self.task = task
+        self.sink = sink
+        self.sinkStatuses = sinkStatuses
         self.flow = flow
         self.isHead = isHead
         self.bufferLimit = bufferLimit
@@ -149,6 +161,10 @@ final class TaskHandler: Sendable {
             cancel(reason: .undecodedCoding(coding))
             return
         }
+        if let sink, hasBody, bufferLimit == nil, sinkStatuses.contains(head.status.code) {
+            box.withLock { $0.sinking = true }
+            sink.begin()
+        }
         if bufferLimit != nil || isHead {
             box.withLock { box in
                 guard case .waitingForHead(let continuation) = box.state else { return }
@@ -184,10 +200,11 @@ final class TaskHandler: Sendable {
     }
 
     func didReceive(data: Data) {
-        enum Next { case yield(AsyncThrowingStream<ArraySlice<UInt8>, any Error>.Continuation), overflow(HTTPResponse, [UInt8]), none }
+        enum Next { case yield(AsyncThrowingStream<ArraySlice<UInt8>, any Error>.Continuation), overflow(HTTPResponse, [UInt8]), sink, none }
         let next = box.withLock { box -> Next in
             switch box.state {
             case .streaming(let continuation):
+                if box.sinking { return box.sinkError == nil && box.cancelReason == nil ? .sink : .none }
                 guard let flow else { return .yield(continuation) }
                 box.unread += data.count
                 if !box.paused, box.cancelReason == nil, box.unread > ReceiveFlow.highWater {
@@ -207,6 +224,15 @@ final class TaskHandler: Sendable {
         switch next {
         case .yield(let continuation): continuation.yield(ArraySlice(data))
         case .overflow(let head, let bytes): startStreaming(head: head, buffered: bytes)
+        case .sink:
+            // On the delegate queue, in arrival order: the bytes reach the file before the
+            // next chunk is taken from libcurl, so nothing piles up in memory.
+            do {
+                try sink?.write(data)
+            } catch {
+                box.withLock { $0.sinkError = error }
+                cancel(reason: .sinkFailed)
+            }
         case .none: break
         }
     }
@@ -219,7 +245,7 @@ final class TaskHandler: Sendable {
     }
 
     func didComplete(error: (any Error)?) {
-        let (state, reason, error) = box.withLock { box -> (State, CancelReason?, (any Error)?) in
+        let (state, reason, error, sinkError) = box.withLock { box -> (State, CancelReason?, (any Error)?, (any Error)?) in
             let state = box.state
             box.state = .finished
             box.watchdog?.cancel()
@@ -236,10 +262,13 @@ final class TaskHandler: Sendable {
                 box.paused = false
                 flow?.resume()
             }
-            return (state, box.cancelReason, error)
+            return (state, box.cancelReason, error, box.sinkError)
         }
         finish()
-        let mapped: (any Error)? = error.map { Self.map($0, reason: reason) }
+        var mapped: (any Error)? = error.map { Self.map($0, reason: reason) }
+        if reason == .sinkFailed, let sinkError {
+            mapped = TransportError(.other, "writing the downloaded body failed: \(sinkError)", underlying: sinkError)
+        }
         switch state {
         case .waitingForHead(let continuation):
             continuation.resume(throwing: mapped ?? TransportError(.other, "the task completed without a response"))

@@ -182,8 +182,12 @@ public final class URLSessionTransport: Transport {
         if !finishActions.isEmpty {
             onFinish = { @Sendable in for action in finishActions { action() } }
         }
+        // A download is written to its file on the delegate queue as it arrives (FoundationNetworking
+        // cannot pause a transfer, so a body passed on to the client's task would pile up in
+        // memory whenever that task waits for a thread).
         let handler = TaskHandler(task: task, isHead: request.method == .head, bufferLimit: bufferLimit,
-                                  progress: upload?.progress, flow: flow, onFinish: onFinish)
+                                  progress: upload?.progress, flow: flow, sink: context.responseBodySink,
+                                  sinkStatuses: context.acceptableStatusCodes, onFinish: onFinish)
         delegate.register(handler, for: task)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in

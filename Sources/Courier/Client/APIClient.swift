@@ -139,8 +139,10 @@ public final class APIClient: Sendable {
         var maxResponseSize: Int
     }
 
-    func open<R: APIRequest>(_ request: R) async throws -> OpenedExchange {
-        let (prepared, context) = try makeExchange(request)
+    func open<R: APIRequest>(_ request: R, sink: ResponseBodySink? = nil) async throws -> OpenedExchange {
+        let (prepared, exchangeContext) = try makeExchange(request)
+        var context = exchangeContext
+        context.responseBodySink = sink
         do {
             let (head, body) = try await handler(prepared.head, prepared.body, context)
             if !context.acceptableStatusCodes.contains(head.status.code) {

@@ -79,6 +79,10 @@ public struct RequestContext: Sendable {
     /// stored under the first URL).
     package var redirectCounter: Locked<Int>? = nil
 
+    /// Where a transport without back-pressure may write a download's body itself (see
+    /// ``ResponseBodySink``); `nil` except for ``APIClient/download(_:to:progress:)``.
+    package var responseBodySink: ResponseBodySink? = nil
+
     /// Whether middleware may keep calling the next handler after they returned (background
     /// work such as a cache's revalidation). `false` when the chain runs inside a caller that
     /// forbids it: swift-openapi-runtime's middleware, whose `next` must not escape.

@@ -48,25 +48,43 @@ extension APIClient {
         to destination: URL,
         progress: TransferProgressHandler? = nil
     ) async throws -> DownloadResult {
-        let opened = try await open(request)
+        let partial = destination.deletingLastPathComponent()
+            .appendingPathComponent(".\(destination.lastPathComponent).courier-download")
+        let fileManager = FileManager.default
+        try? fileManager.removeItem(at: partial)
+        guard fileManager.createFile(atPath: partial.path, contents: nil) else {
+            let (prepared, _) = try prepare(request)
+            throw APIError.unknown(request: RequestSummary(prepared), underlying: CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: partial.path]))
+        }
+        let handle: FileHandle
+        do {
+            handle = try FileHandle(forWritingTo: partial)
+        } catch {
+            try? fileManager.removeItem(at: partial)
+            let (prepared, _) = try prepare(request)
+            throw APIError.unknown(request: RequestSummary(prepared), underlying: error)
+        }
+        let sink = ResponseBodySink(handle: handle, limit: request.options.maxResponseSize.map(Int64.init), progress: progress)
+        let opened: OpenedExchange
+        do {
+            opened = try await open(request, sink: sink)
+        } catch {
+            sink.close()
+            try? handle.close()
+            try? fileManager.removeItem(at: partial)
+            throw error
+        }
         let (head, body, summary) = (opened.response, opened.body, opened.summary)
         let limit = opened.options.maxResponseSize
         let timeout = opened.timeout
         let total = BodyReading.expectedLength(of: body, head: head)
-        if let limit, let total, total > Int64(limit) {
-            throw APIError.resourceTooLarge(request: summary, limit: limit)
-        }
-        let partial = destination.deletingLastPathComponent()
-            .appendingPathComponent(".\(destination.lastPathComponent).courier-download")
+        sink.setTotal(total)
         var written: Int64 = 0
         do {
-            let fileManager = FileManager.default
-            try? fileManager.removeItem(at: partial)
-            guard fileManager.createFile(atPath: partial.path, contents: nil) else {
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: partial.path])
-            }
-            let handle = try FileHandle(forWritingTo: partial)
             do {
+                if let limit, let total, total > Int64(limit) {
+                    throw APIError.resourceTooLarge(request: summary, limit: limit)
+                }
                 progress?(TransferProgress(completedBytes: 0, totalBytes: total))
                 if let body {
                     for try await chunk in body {
@@ -79,9 +97,15 @@ extension APIClient {
                     }
                 }
                 try Task.checkCancellation()
+                sink.close()
+                if sink.wasUsed { written = sink.bytesWritten }
                 try handle.close()
             } catch {
+                sink.close()
                 try? handle.close()
+                if let exceeded = (error as? TransportError)?.underlying as? ResponseBodySink.LimitExceeded {
+                    throw APIError.resourceTooLarge(request: summary, limit: Int(exceeded.limit))
+                }
                 throw error
             }
             if fileManager.fileExists(atPath: destination.path) { try fileManager.removeItem(at: destination) }

@@ -1,0 +1,62 @@
+import Foundation
+
+/// Where a transport may write a download's body itself, as the bytes arrive, instead of
+/// handing them to the client through the body stream.
+///
+/// ``APIClient/download(_:to:progress:)`` offers one in ``RequestContext/responseBodySink``. A
+/// transport that cannot slow the server down (URLSession on Linux: FoundationNetworking cannot
+/// pause a transfer) uses it for a response whose status the client accepts: each chunk is then
+/// written to the file on the transport's own queue the moment it arrives, so a download never
+/// piles up in memory while the client's task waits for a thread. The body the transport
+/// returns then carries no bytes, only the end of the transfer (or its error). A transport that
+/// has back-pressure (AsyncHTTPClient) ignores the sink.
+package final class ResponseBodySink: Sendable {
+    /// Why a write was refused.
+    package struct LimitExceeded: Error, Sendable {
+        package let limit: Int64
+    }
+
+    private struct State {
+        var handle: FileHandle?
+        var written: Int64 = 0
+        var used = false
+        var total: Int64?
+    }
+
+    private let state: Locked<State>
+    private let limit: Int64?
+    private let progress: TransferProgressHandler?
+
+    /// A sink writing to `handle`, refusing more than `limit` bytes.
+    package init(handle: FileHandle, limit: Int64?, progress: TransferProgressHandler?) {
+        self.state = Locked(State(handle: handle))
+        self.limit = limit
+        self.progress = progress
+    }
+
+    /// Called by the transport once, when it starts writing the body here.
+    package func begin() { state.withLock { $0.used = true } }
+
+    /// Whether the transport wrote the body here.
+    package var wasUsed: Bool { state.withLock { $0.used } }
+    /// The bytes written so far.
+    package var bytesWritten: Int64 { state.withLock { $0.written } }
+    /// The body's length when known (for progress).
+    package func setTotal(_ total: Int64?) { state.withLock { $0.total = total } }
+
+    /// Writes one chunk; throws ``LimitExceeded`` past the limit, or the file's error.
+    package func write(_ data: Data) throws {
+        let report = try state.withLock { state -> TransferProgress? in
+            guard let handle = state.handle else { return nil }
+            let written = state.written + Int64(data.count)
+            if let limit, written > limit { throw LimitExceeded(limit: limit) }
+            try handle.write(contentsOf: data)
+            state.written = written
+            return progress == nil ? nil : TransferProgress(completedBytes: written, totalBytes: state.total)
+        }
+        if let report { progress?(report) }
+    }
+
+    /// Stops writing (the client closes the file).
+    package func close() { state.withLock { $0.handle = nil } }
+}
