@@ -49,6 +49,8 @@ final class TaskHandler: Sendable {
         var sinking = false
         /// Why writing to ``sink`` failed.
         var sinkError: (any Error)?
+        /// When the body stream last got an empty chunk saying "bytes went to the sink".
+        var lastSinkSignal: ContinuousClock.Instant?
     }
 
     private let box = Locked(Box())
@@ -200,11 +202,22 @@ final class TaskHandler: Sendable {
     }
 
     func didReceive(data: Data) {
-        enum Next { case yield(AsyncThrowingStream<ArraySlice<UInt8>, any Error>.Continuation), overflow(HTTPResponse, [UInt8]), sink, none }
+        enum Next {
+            case yield(AsyncThrowingStream<ArraySlice<UInt8>, any Error>.Continuation), overflow(HTTPResponse, [UInt8])
+            case sink(signal: AsyncThrowingStream<ArraySlice<UInt8>, any Error>.Continuation?), none
+        }
         let next = box.withLock { box -> Next in
             switch box.state {
             case .streaming(let continuation):
-                if box.sinking { return box.sinkError == nil && box.cancelReason == nil ? .sink : .none }
+                if box.sinking {
+                    guard box.sinkError == nil, box.cancelReason == nil else { return .none }
+                    // An empty chunk now and then tells the reader that the transfer is moving
+                    // (the client's idle timeout watches the body stream).
+                    let now = ContinuousClock.now
+                    if let last = box.lastSinkSignal, last.duration(to: now) < .milliseconds(50) { return .sink(signal: nil) }
+                    box.lastSinkSignal = now
+                    return .sink(signal: continuation)
+                }
                 guard let flow else { return .yield(continuation) }
                 box.unread += data.count
                 if !box.paused, box.cancelReason == nil, box.unread > ReceiveFlow.highWater {
@@ -224,11 +237,12 @@ final class TaskHandler: Sendable {
         switch next {
         case .yield(let continuation): continuation.yield(ArraySlice(data))
         case .overflow(let head, let bytes): startStreaming(head: head, buffered: bytes)
-        case .sink:
+        case .sink(let signal):
             // On the delegate queue, in arrival order: the bytes reach the file before the
             // next chunk is taken from libcurl, so nothing piles up in memory.
             do {
                 try sink?.write(data)
+                signal?.yield([])
             } catch {
                 box.withLock { $0.sinkError = error }
                 cancel(reason: .sinkFailed)

@@ -41,6 +41,9 @@ public final class StallingUploadServer: Sendable {
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.autoRead, value: false)
+            // A fixed receive buffer: left to autotuning (up to tcp_rmem's maximum, 32 MiB on
+            // some machines) the kernel could take most of a test body while nobody reads.
+            .childChannelOption(.socketOption(.so_rcvbuf), value: 256 * 1024)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(Handler(stallAfter: stallAfter, server: { box.withLock { $0 } }))

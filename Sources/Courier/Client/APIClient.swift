@@ -246,7 +246,7 @@ public final class APIClient: Sendable {
         case is CancellationError: return error
         case let error as TransportError:
             if let idle = error.underlying as? IdleTimeout.Expired, !Task.isCancelled {
-                return APIError.timeout(request: summary, after: idle.limit, waitingFor: "the next response bytes (idle timeout)")
+                return APIError.timeout(request: summary, after: idle.limit, waitingFor: "with nothing received (idle timeout)")
             }
             if error.kind == .cancelled { return Task.isCancelled ? CancellationError() : APIError.cancelled(request: summary) }
             if Task.isCancelled { return CancellationError() }

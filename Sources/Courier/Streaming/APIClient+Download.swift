@@ -88,6 +88,7 @@ extension APIClient {
                 progress?(TransferProgress(completedBytes: 0, totalBytes: total))
                 if let body {
                     for try await chunk in body {
+                        if chunk.isEmpty { continue }   // a transport writing to the sink says it is moving
                         written += Int64(chunk.count)
                         if let limit, written > Int64(limit) {
                             throw APIError.resourceTooLarge(request: summary, limit: limit)

@@ -51,6 +51,21 @@ struct IdleTimeoutTests {
         }
     }
 
+    @Test("a slow but steady download is not cut, also when the transport writes the file itself", arguments: TransportKind.allCases)
+    func steadyDownload(_ kind: TransportKind) async throws {
+        let directory = try Transfers.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await withTestServer { server in
+            // 3 s in all, twice the idle limit; each gap (100 ms) far below it, even on a busy machine.
+            let client = client(kind, server, idle: .milliseconds(1500))
+            let file = directory.appendingPathComponent("numbers.json")
+            let result = try await client.download(Request<Data>(path: "/trickle", query: [.init(name: "chunks", value: "30"), .init(name: "ms", value: "100")]),
+                                                   to: file)
+            #expect(result.byteCount > 0)
+            #expect(try JSONDecoder().decode([Int].self, from: Data(contentsOf: file)) == Array(0..<30))
+        }
+    }
+
     @Test("a download that stalls fails after the idle limit", arguments: TransportKind.allCases)
     func stalledDownload(_ kind: TransportKind) async throws {
         let directory = try Transfers.makeDirectory()
