@@ -129,7 +129,15 @@ public final class URLSessionTransport: Transport {
         var urlRequest = URLRequest(url: url)
         urlRequest.httpMethod = request.method.rawValue
         if context.usesCookieJar { urlRequest.httpShouldHandleCookies = false }   // the client's CookieJar alone decides (see session(for:))
-        urlRequest.timeoutInterval = max(0.001, context.remainingTime.clampedToLongestWait.secondsValue)
+        // The session's own timer is a backstop; the handler's watchdog enforces the exact
+        // deadline. FoundationNetworking reads `timeoutInterval` in whole seconds, rounded down
+        // (0.7 s would time out at once), so there it is rounded up.
+        let remaining = context.remainingTime.clampedToLongestWait.secondsValue
+        #if canImport(FoundationNetworking)
+        urlRequest.timeoutInterval = max(1, remaining.rounded(.up))
+        #else
+        urlRequest.timeoutInterval = max(0.001, remaining)
+        #endif
         // One dictionary assigned at once: `addValue(_:forHTTPHeaderField:)` searches the fields
         // already set, case-insensitively, for every header (~10,000 instructions per header on
         // Linux, measured with callgrind). Repeated names are joined with ", " as `addValue` does.

@@ -1,0 +1,36 @@
+import Courier
+import CourierTestServer
+import Foundation
+import Testing
+
+/// Timeouts below a second, or with a fraction of a second left, are honoured as given: a
+/// request that fits in its deadline succeeds. (FoundationNetworking reads
+/// `URLRequest.timeoutInterval` in whole seconds, rounded down: 0.7 s became "time out at once".)
+@Suite("Short timeouts")
+struct ShortTimeoutTests {
+    struct Slow: Decodable, Sendable { var ok: Bool }
+
+    @Test("a fast request with a 700 ms timeout succeeds", arguments: TransportKind.allCases)
+    func subSecondTimeout(_ kind: TransportKind) async throws {
+        try await withTestServer { server in
+            let client = kind.client(for: server) { $0.timeout = .milliseconds(700) }
+            for _ in 0..<3 {
+                let user = try await client.send(Request<TestUser>(path: "/users/1"))
+                #expect(user.id == 1)
+            }
+        }
+    }
+
+    @Test("a request answered after 1.2 s within a 2.5 s timeout succeeds; one answered after 3 s fails", arguments: TransportKind.allCases)
+    func fractionalTimeout(_ kind: TransportKind) async throws {
+        try await withTestServer { server in
+            let client = kind.client(for: server) { $0.timeout = .milliseconds(2500) }
+            let slow = try await client.send(Request<Slow>(path: "/slow", query: [.init(name: "ms", value: "1200")]))
+            #expect(slow.ok)
+            let error = await #expect(throws: APIError.self) {
+                try await client.send(Request<Slow>(path: "/slow", query: [.init(name: "ms", value: "3000")]))
+            }
+            #expect(error?.kind == .timeout)
+        }
+    }
+}
