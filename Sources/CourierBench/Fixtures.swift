@@ -24,6 +24,14 @@ enum Fixtures {
     static let generatedPath = "/generated"
     /// The path that reads a request body to its end and answers with its length.
     static let uploadPath = "/upload"
+    /// The path of the users JSON, cacheable for a year, with an `ETag` (``CacheRoutes``).
+    static let cachedUsersPath = "/cached/users"
+    /// The path of a 64 KiB body a cache must revalidate on every request (`no-cache`, `ETag`).
+    static let revalidatedPath = "/cached/revalidated"
+    /// The prefix of the users JSON under distinct URLs (`/cached/items/N`), cacheable for a year.
+    static let cachedItemsPath = "/cached/items"
+    /// The size of the revalidated body: 64 KiB.
+    static let revalidatedSize = 64 << 10
     /// The size of the large body: 1 MiB.
     static let largeSize = 1 << 20
 
@@ -42,4 +50,7 @@ enum Fixtures {
 
     /// 1 MiB of bytes with a simple repeating pattern.
     static let largeBody: [UInt8] = (0..<largeSize).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+
+    /// The first 64 KiB of the large body.
+    static let revalidatedBody: [UInt8] = Array(largeBody.prefix(revalidatedSize))
 }

@@ -17,6 +17,8 @@ struct Options: Sendable {
         case micro(count: Int, path: MicroPath)
         /// Run one memory probe against a running server (spawned by the benchmark itself).
         case probe(client: String, workload: String, port: Int)
+        /// Run the memory store's probe, with or without the cache (spawned by the benchmark).
+        case cacheProbe(cached: Bool, port: Int)
         /// Measure the large transfers' memory, each case in a child process.
         case transfers
         /// Run one transfer case against a running server (spawned by `--transfers`).
@@ -107,6 +109,9 @@ struct Options: Sendable {
     raw URLSession; Courier over URLSessionTransport — the raw clients configured as Courier
     configures its own — and, default against default, HTTPClient.shared and URLSession.shared
     against Courier's default transports; each sequentially and with many requests in flight.
+    The cache family: a CachingMiddleware fresh hit against the network request it saves, and a
+    304 revalidation of 64 KiB against the full 200; and the memory store's peak RSS with
+    10,000 distinct URLs (child processes, with and without the cache).
     Figures are medians over rounds with min–max; ratios are Courier divided by raw, computed
     round by round in the same run; the server counts the connections each run opened.
 
@@ -122,11 +127,12 @@ struct Options: Sendable {
                           so both sides put the same request on the wire
       --port N            use a server already running on 127.0.0.1:N (start one with --serve)
                           instead of spawning it; for profiling under valgrind or perf
-      --only LIST         only these families (ahc, urlsession, middleware, defaults), pairs
+      --only LIST         only these families (ahc, urlsession, middleware, defaults, cache), pairs
                           (ahc.default, urlsession.default…) or scenario keys (ahc.raw,
                           ahc.courier, ahc.service, middleware.stack, urlsession.raw,
                           urlsession.courier, ahc.default.raw, ahc.default.courier,
-                          urlsession.default.raw); a pair's baseline comes along
+                          urlsession.default.raw, cache.hit, cache.network, cache.revalidated,
+                          cache.full); a pair's baseline comes along
       --exactly LIST      like --only, without the baselines (profiling one scenario)
       --max-connections-per-host N
                           httpMaximumConnectionsPerHost for urlsession.raw and urlsession.courier
@@ -153,6 +159,7 @@ struct Options: Sendable {
         var microPath = MicroPath.courier
         var probe: (client: String, workload: String, port: Int)?
         var transferProbe: (transfer: String, transport: String, port: Int, bytes: Int)?
+        var cacheProbe: (cached: Bool, port: Int)?
         var iterator = arguments.makeIterator()
         func value(_ flag: String) throws -> String {
             guard let value = iterator.next() else { throw OptionsError("\(flag) needs a value") }
@@ -196,6 +203,10 @@ struct Options: Sendable {
                 let client = try value(argument)
                 let workload = try value(argument)
                 probe = (client, workload, try number(argument))
+            case "--cache-probe":
+                let side = try value(argument)
+                guard side == "with" || side == "without" else { throw OptionsError("--cache-probe is followed by with or without, not \(side)") }
+                cacheProbe = (side == "with", try number(argument))
             case "--transfers": options.mode = .transfers
             case "--runs": options.transferRuns = try number(argument)
             case "--transfer-mib": options.transferBytes = try number(argument) << 20
@@ -210,6 +221,7 @@ struct Options: Sendable {
         }
         if options.mode == .benchmark, let microCount { options.mode = .micro(count: microCount, path: microPath) }
         if options.mode == .benchmark, let probe { options.mode = .probe(client: probe.client, workload: probe.workload, port: probe.port) }
+        if options.mode == .benchmark, let cacheProbe { options.mode = .cacheProbe(cached: cacheProbe.cached, port: cacheProbe.port) }
         if options.mode == .benchmark, let transferProbe {
             options.mode = .transferProbe(transfer: transferProbe.transfer, transport: transferProbe.transport,
                                           port: transferProbe.port, bytes: transferProbe.bytes)

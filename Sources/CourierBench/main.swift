@@ -24,6 +24,8 @@ let status = MainThread.runBlocking {
         try await MicroBenchmark.run(count: count, path: path)
     case .probe(let client, let workload, let port):
         try await MemoryProbe.run(client: client, workload: workload, port: port)
+    case .cacheProbe(let cached, let port):
+        try await CacheMemoryProbe.run(cached: cached, port: port)
     case .transfers:
         try await TransferProbe.runAll(options)
     case .transferProbe(let transfer, let transport, let port, let bytes):

@@ -15,6 +15,8 @@ enum BenchmarkRun {
              isDefaultVersusDefault: true),
         Pair(key: "urlsession.default", subject: "urlsession.courier", baseline: "urlsession.default.raw", cpuTarget: 1.05, rpsTarget: nil,
              isDefaultVersusDefault: true),
+        Pair(key: "cache.hit", subject: "cache.hit", baseline: "cache.network", cpuTarget: 0.10, rpsTarget: nil, isCache: true),
+        Pair(key: "cache.revalidation", subject: "cache.revalidated", baseline: "cache.full", cpuTarget: 1.00, rpsTarget: nil, isCache: true),
     ]
 
     /// Runs the benchmark as `options` say.
@@ -34,6 +36,7 @@ enum BenchmarkRun {
         scenarios += MiddlewareScenarios.scenarios(baseURL: server.baseURL, ahc: ahc)
         scenarios += urlSession.scenarios(baseURL: server.baseURL, sameHeaders: options.sameHeaders)
         scenarios += defaults.scenarios(baseURL: server.baseURL)
+        scenarios += try await CacheScenarios.scenarios(baseURL: server.baseURL, ahc: ahc)
         let wanted = options.exactSelection
             ? scenarios.filter { options.families?.contains($0.key) ?? true }
             : selected(scenarios, families: options.families)
@@ -48,7 +51,11 @@ enum BenchmarkRun {
             let keys = Set(wanted.map(\.key))
             memory = try MemoryProbe.runAll(port: server.port, clients: MemoryProbe.clients.filter(keys.contains), log: log)
         }
-        let report = Report(options: options, scenarios: wanted, results: results, pairs: pairs, memory: memory)
+        var cacheMemory: [CacheMemoryProbe.Result] = []
+        if !options.quick && !options.skipMemory && wanted.contains(where: { $0.family == "cache" }) {
+            cacheMemory = try CacheMemoryProbe.runAll(port: server.port, log: log)
+        }
+        let report = Report(options: options, scenarios: wanted, results: results, pairs: pairs, memory: memory, cacheMemory: cacheMemory)
         print(report.table())
         if options.json { print(try report.jsonLine()) }
     }

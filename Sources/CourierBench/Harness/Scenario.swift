@@ -7,7 +7,7 @@ struct Scenario: Sendable {
     let key: String
     /// A human label for the table.
     let label: String
-    /// The family it belongs to (`ahc`, `urlsession`, `middleware`, `defaults`), for `--only`.
+    /// The family it belongs to (`ahc`, `urlsession`, `middleware`, `defaults`, `cache`), for `--only`.
     let family: String
     /// Sends one request and decodes its response.
     let perform: @Sendable () async throws -> Void
@@ -28,4 +28,7 @@ struct Pair: Sendable {
     /// Whether both sides run with their defaults (`false`: the raw side is given Courier's
     /// configuration, so the pair measures Courier's own work).
     var isDefaultVersusDefault = false
+    /// Whether the pair measures the HTTP cache (Courier with a cache against Courier without):
+    /// reported in a table of its own.
+    var isCache = false
 }

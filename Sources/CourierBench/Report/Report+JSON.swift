@@ -21,7 +21,11 @@ extension Report {
         }
         object["ratios"] = ratios
         object["ratioRanges"] = ranges
+        for probe in cacheMemory where probe.cached {
+            targets["cache.memory.storeWithinLimits"] = probe.storeWithinLimits
+        }
         object["targets"] = targets
+        object["cacheMemory"] = cacheMemoryJSON()
         var figures: [String: Any] = [:]
         for scenario in scenarios {
             var modes: [String: Any] = [:]

@@ -9,7 +9,7 @@ extension Report {
         lines.append("Courier / raw ratios (median of \(options.rounds) interleaved rounds, min–max); CPU: lower is better, req/s: higher is better")
         for (title, isDefault) in [("Same configuration (the raw client is given Courier's configuration)", false),
                                    ("Default against default (each side as it comes)", true)] {
-            let keys = Set(pairs.filter { $0.isDefaultVersusDefault == isDefault }.map(\.key))
+            let keys = Set(pairs.filter { $0.isDefaultVersusDefault == isDefault && !$0.isCache }.map(\.key))
             let rows = ratios().filter { $0.key != "middleware.cpu" && keys.contains($0.pairKey) }
             guard !rows.isEmpty else { continue }
             lines.append("")
@@ -23,6 +23,7 @@ extension Report {
                 lines.append("| `\(ratio.key)` | \(Self.format(ratio.summary.median, 3)) | \(Self.format(ratio.summary.min, 3))–\(Self.format(ratio.summary.max, 3)) | \(target) | \(met) |")
             }
         }
+        lines += cacheRatioTable()
         lines.append("")
         lines.append("| Scenario | Mode | CPU µs/request | Requests/s | Connections opened per run |")
         lines.append("| --- | --- | ---: | ---: | ---: |")
@@ -54,6 +55,7 @@ extension Report {
                 }
             }
         }
+        lines += cacheMemoryTable()
         return lines.joined(separator: "\n")
     }
 

@@ -14,6 +14,9 @@ struct Report {
     let pairs: [Pair]
     /// The memory probes' results (empty with `--quick` or `--no-memory`).
     let memory: [MemoryProbe.Result]
+    /// The memory store's probes, with and without the cache (empty with `--quick`,
+    /// `--no-memory`, or without the cache family).
+    var cacheMemory: [CacheMemoryProbe.Result] = []
 
     /// A ratio's median and spread, with whether it meets its target.
     struct Ratio {

@@ -9,7 +9,8 @@ import Logging
 /// and serves with keep-alive: the ~1 KB users JSON at ``Fixtures/usersPath``, 1 MiB at
 /// ``Fixtures/largePath``, a body of any size generated as it is sent at
 /// ``Fixtures/generatedPath`` (`?bytes=N`, for the transfer probes), and ``Fixtures/uploadPath``,
-/// which reads a request body to its end and answers with its length.
+/// which reads a request body to its end and answers with its length; and the cacheable routes
+/// of ``CacheRoutes``.
 ///
 /// Its stdin is a control channel: each line received makes it print, on stdout, the number of
 /// TCP connections it has accepted so far (``ConnectionCounter``); end of file (the parent
@@ -31,6 +32,7 @@ enum BenchServer {
             return Response(status: .ok, headers: [.contentType: "application/octet-stream"],
                             body: GeneratedBody.response(size: size))
         }
+        CacheRoutes.add(to: router, users: users)
         router.post(RouterPath(stringLiteral: Fixtures.uploadPath)) { request, _ -> String in
             var received = 0
             for try await buffer in request.body { received += buffer.readableBytes }
