@@ -10,6 +10,8 @@ import Hummingbird
 ///   → `{"bytes", "filename", "content_type"}`
 /// - `GET /v1/events` → `text/event-stream`: `user.created` (the newest user), `user.updated`,
 ///   `user.deleted`, each with a `User` as JSON data, 20 ms apart; then the stream closes
+/// - `GET /v1/countries`, `GET /v1/settings`, `GET /v1/cache-stats`: cacheable answers and
+///   their request counts (``DemoCacheRoutes``)
 enum DemoRoutes {
     /// The API key every `/v1` request must send in `X-API-Key`.
     static let apiKey = "demo-key"
@@ -89,6 +91,7 @@ enum DemoRoutes {
             }
             return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"], body: body)
         }
+        DemoCacheRoutes.add(to: v1)
         return router
     }
 

@@ -9,12 +9,14 @@ struct DemoScenario {
     let baseURL: URL
     let options: DemoOptions
 
-    private func makeClient(apiKey: String?) -> APIClient {
+    private func makeClient(apiKey: String?, extra: [any Middleware] = []) -> APIClient {
         let configuration = APIConfiguration(baseURL: baseURL, timeout: .seconds(10))
         let transport: any Transport = options.transport == .urlSession ? URLSessionTransport() : AsyncHTTPClientTransport()
         // Retry outermost (idempotent requests only), then the API key, added to every request.
         var middleware: [any Middleware] = [RetryMiddleware()]
         if let apiKey { middleware.append(AuthenticationMiddleware(.apiKey(apiKey, header: "X-API-Key"))) }
+        // A cache goes after authentication: the credentials are part of its key.
+        middleware += extra
         return APIClient(configuration: configuration, transport: transport, middleware: middleware)
     }
 
@@ -61,8 +63,9 @@ struct DemoScenario {
         case .success(let user): transcript.note("completion received #\(user.id) \(user.name)")
         case .failure(let error): transcript.note("completion failed: \(error)")
         }
+        let cacheFailures = await DemoCacheScenario(makeClient: { makeClient(apiKey: options.apiKey, extra: $0) }).run()
         let macroFailures = await DemoMacroScenario(client: client).run()
-        return transcript.failures + (result.isSuccess ? 0 : 1) + macroFailures
+        return transcript.failures + (result.isSuccess ? 0 : 1) + cacheFailures + macroFailures
     }
 
     /// A tiny valid PNG (1×1 pixel).
