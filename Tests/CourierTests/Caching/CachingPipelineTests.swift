@@ -44,7 +44,7 @@ struct CachingPipelineTests {
     func tokenRefresh() async throws {
         let tokens = Locked(["t1", "t2"])
         let provider = ClosureTokenProvider(token: { AccessToken(tokens.current[0]) },
-                                            refresh: { _ in tokens.withLock { $0.removeFirst() }; return AccessToken(tokens.current[0]) })
+                                            refresh: { _ in _ = tokens.withLock { $0.removeFirst() }; return AccessToken(tokens.current[0]) })
         let origin = Origin { request, call in
             let auth = request.headerFields[.authorization] ?? ""
             if call == 2 { return (.unauthorized, "", "expired") }      // t1 expires on the second exchange
