@@ -29,6 +29,12 @@ enum FaultRoute {
             // pool holds a dead connection for its next request.
             return .respond(head(200, ["Content-Type": "application/json", "Content-Length": "\(json.count)"]) + json,
                             after: .closeAfter(.milliseconds(Int64(int("ms", 50)))))
+        case "/no-body":
+            // A response that never has a body — `status` 304 (with an `ETag`) or 204, or a `HEAD`
+            // answer that names `length` — and the connection stays open for the next request.
+            var fields = ["ETag": "\"v1\""]
+            if let length = text("length") { fields["Content-Length"] = length }
+            return .respond(head(int("status", 304), fields), after: .keepOpen)
         case "/ok":
             return .respond(head(200, ["Content-Type": "application/json", "Content-Length": "\(json.count)"]) + json, after: .keepOpen)
         case "/truncate":

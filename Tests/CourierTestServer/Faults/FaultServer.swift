@@ -18,7 +18,8 @@ import NIOSSL
 /// // GET \(server.baseURL)/truncate → 200 with Content-Length 1000 but only 100 bytes, then close
 /// ```
 ///
-/// Routes: `/ok`, `/truncate`, `/reset`, `/reset-before-head`, `/close-before-head`, `/never`,
+/// Routes: `/ok`, `/no-body?status=&length=` (a bodiless 304, 204 or `HEAD` answer; the connection
+/// stays open), `/truncate`, `/reset`, `/reset-before-head`, `/close-before-head`, `/never`,
 /// `/drip?ms=&bytes=`, `/stacked?layers=`, `/bomb?mb=`, `/huge-header?kb=`, `/many-headers?n=`,
 /// `/location?to=`, `/compressed-json?kb=` (gzip, ~300:1), `/encoded?coding=br` (a body in a coding
 /// Courier does not decode), `/truncate-once/<key>` (the first request for a key is truncated, later
