@@ -49,6 +49,10 @@ struct Options: Sendable {
         case open
         /// `data(for:)`: `open` and the body collected into `Data` under the size limit.
         case data
+        /// `data(for:)` through a ``CachingMiddleware`` (``MemoryCacheStore``) that answers each
+        /// request from the store (a fresh hit; the stub answers once, `max-age` a year). Minus
+        /// `data`, the cost of a hit that replaces the transport call; not one of the stages.
+        case cacheHit = "cache-hit"
     }
 
     /// What the process does (the full benchmark unless a flag says otherwise).
@@ -97,7 +101,7 @@ struct Options: Sendable {
                                                memory of 256 MiB uploads, downloads and a stalled reader
       courier-bench --compare before.json after.json
                                                ratio changes between two --json outputs, one line per pair
-      courier-bench --micro N [--path courier|middleware|decode|stub|build|open|data]
+      courier-bench --micro N [--path courier|middleware|decode|stub|build|open|data|cache-hit]
                                                N stubbed requests, for valgrind --tool=callgrind
                                                (Scripts/callgrind-stages.sh gives per-stage counts)
       courier-bench --serve                    the loopback server alone (prints its port)
@@ -141,7 +145,8 @@ struct Options: Sendable {
       --path P            with --micro: `courier` (send + decode), `middleware` (the same with
                           logging, retry and auth), `decode` (JSONDecoder only), `stub` (the
                           stub transport alone), `build` (prepare), `open` (stream(for:), body
-                          unread) or `data` (data(for:), body collected)
+                          unread), `data` (data(for:), body collected) or `cache-hit` (`data`
+                          answered by a CachingMiddleware's memory store: a fresh hit)
       --transfers         upload a file, download to a file, hold a stalled bytes(for:) reader
                           (256 MiB each) over both transports, each case in a child process;
                           prints the peak resident memory growth per case

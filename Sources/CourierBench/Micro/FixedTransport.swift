@@ -7,12 +7,17 @@ import OpenAPIRuntime
 /// no event loop, so what is left to measure is Courier's own work.
 struct FixedTransport: Transport {
     /// The response head sent back.
-    let head: HTTPResponse = {
+    let head: HTTPResponse
+
+    /// A transport whose answers carry `Cache-Control: cacheControl` when it is given.
+    init(cacheControl: String? = nil) {
         var head = HTTPResponse(status: .ok)
         head.headerFields[.contentType] = "application/json"
         head.headerFields[.contentLength] = String(Fixtures.usersJSON.count)
-        return head
-    }()
+        if let cacheControl { head.headerFields[.cacheControl] = cacheControl }
+        self.head = head
+    }
+
     /// The body's bytes.
     let bytes = ArraySlice(Fixtures.usersJSON)
 

@@ -51,6 +51,16 @@ enum MicroBenchmark {
                 let streamed = try await client.stream(for: ListUsers())
                 try check(streamed.response, body: streamed.body)
             }
+        case .cacheHit:
+            let cached = APIClient(configuration: configuration, transport: FixedTransport(cacheControl: "max-age=31536000"),
+                                   middleware: [CachingMiddleware(store: MemoryCacheStore())])
+            _ = try await cached.data(for: ListUsers())     // the one miss that fills the store
+            for _ in 0..<count {
+                let (response, data) = try await cached.data(for: ListUsers())
+                guard response.cacheOutcome == .hit, data.count == Fixtures.usersJSON.count else {
+                    throw UnexpectedAnswer(description: "cache outcome \(response.cacheOutcome?.rawValue ?? "none"), \(data.count) bytes")
+                }
+            }
         case .data:
             for _ in 0..<count {
                 let (response, data) = try await client.data(for: ListUsers())
