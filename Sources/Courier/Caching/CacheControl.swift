@@ -47,91 +47,147 @@ package struct CacheControl: Sendable, Equatable {
     package init() {}
 
     private mutating func parse(_ value: String) {
-        for directive in Self.directives(in: value) {
-            let name = directive.name
-            switch name {
-            case "no-store": noStore = true
-            case "no-cache": noCache = true          // a field-name list is treated as unqualified (§5.2.2.4 allows it)
-            case "private": isPrivate = true
-            case "public": isPublic = true
-            case "must-revalidate", "proxy-revalidate": mustRevalidate = true
-            case "only-if-cached": onlyIfCached = true
-            case "max-age":
-                let seconds = directive.value.flatMap(Self.deltaSeconds)
-                switch (seconds, maxAge) {
-                case (nil, _): maxAgeIsInvalid = true
-                case (let value?, nil) where !maxAgeIsInvalid: maxAge = value
-                case (let value?, let earlier?) where value != earlier: maxAgeIsInvalid = true
-                default: break
-                }
-            case "max-stale":
-                if let text = directive.value {
-                    if let seconds = Self.deltaSeconds(text) { maxStale = seconds }
-                } else {
-                    maxStale = Int.max
-                }
-            case "min-fresh": minFresh = directive.value.flatMap(Self.deltaSeconds) ?? minFresh
-            case "stale-while-revalidate": staleWhileRevalidate = directive.value.flatMap(Self.deltaSeconds) ?? staleWhileRevalidate
-            case "stale-if-error": staleIfError = directive.value.flatMap(Self.deltaSeconds) ?? staleIfError
-            default: break
-            }
+        var value = value
+        // Parsed over the UTF-8 bytes: this runs on every cached request (request and stored
+        // response), and Character-by-Character parsing with lowercased names cost more than the
+        // rest of a cache hit. Directive names are ASCII; a non-ASCII name matches none of them,
+        // as it would after Unicode lowercasing (no known name contains a `k`, the one letter
+        // a non-ASCII character — the Kelvin sign — lowercases to).
+        value.withUTF8 { bytes in
+            for directive in Directives(bytes) { apply(directive) }
         }
         if maxAgeIsInvalid { maxAge = nil }
     }
 
-    /// A non-negative decimal integer, capped at 2^31; `nil` for anything else.
-    package static func deltaSeconds(_ text: Substring) -> Int? {
-        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
-        var value = 0
-        for byte in text.utf8 {
-            value = value * 10 + Int(byte - 0x30)
-            if value >= largestDeltaSeconds { return largestDeltaSeconds }
+    private mutating func apply(_ directive: Directive) {
+        let value = directive.value
+        switch directive.name {
+        case .noStore: noStore = true
+        case .noCache: noCache = true          // a field-name list is treated as unqualified (§5.2.2.4 allows it)
+        case .private: isPrivate = true
+        case .public: isPublic = true
+        case .mustRevalidate, .proxyRevalidate: mustRevalidate = true
+        case .onlyIfCached: onlyIfCached = true
+        case .maxAge:
+            let seconds = value.flatMap(Self.deltaSeconds)
+            switch (seconds, maxAge) {
+            case (nil, _): maxAgeIsInvalid = true
+            case (let value?, nil) where !maxAgeIsInvalid: maxAge = value
+            case (let value?, let earlier?) where value != earlier: maxAgeIsInvalid = true
+            default: break
+            }
+        case .maxStale:
+            if let value {
+                if let seconds = Self.deltaSeconds(value) { maxStale = seconds }
+            } else {
+                maxStale = Int.max
+            }
+        case .minFresh: minFresh = value.flatMap(Self.deltaSeconds) ?? minFresh
+        case .staleWhileRevalidate: staleWhileRevalidate = value.flatMap(Self.deltaSeconds) ?? staleWhileRevalidate
+        case .staleIfError: staleIfError = value.flatMap(Self.deltaSeconds) ?? staleIfError
+        case nil: break
         }
-        return value
     }
 
-    package static func deltaSeconds(_ text: String) -> Int? { deltaSeconds(Substring(text)) }
+    /// A non-negative decimal integer, capped at 2^31; `nil` for anything else.
+    package static func deltaSeconds<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Int? {
+        guard !bytes.isEmpty else { return nil }
+        var value = 0
+        for byte in bytes {
+            guard byte >= 0x30 && byte <= 0x39 else { return nil }
+            if value < largestDeltaSeconds { value = value * 10 + Int(byte - 0x30) }
+        }
+        return min(value, largestDeltaSeconds)
+    }
 
-    /// The directives of one field value: comma-separated `name` or `name=value`, where a value
-    /// is a token or a quoted string (commas inside quotes do not split).
-    static func directives(in value: String) -> [(name: String, value: Substring?)] {
-        var result: [(name: String, value: Substring?)] = []
-        var parts: [Substring] = []
-        var start = value.startIndex
-        var inQuotes = false
-        var index = value.startIndex
-        while index < value.endIndex {
-            let character = value[index]
-            if character == "\"" { inQuotes.toggle() }
-            if character == ",", !inQuotes {
-                parts.append(value[start..<index])
-                start = value.index(after: index)
-            }
-            index = value.index(after: index)
+    package static func deltaSeconds(_ text: Substring) -> Int? { deltaSeconds(text.utf8) }
+
+    package static func deltaSeconds(_ text: String) -> Int? { deltaSeconds(text.utf8) }
+}
+
+/// The directive names Courier acts on.
+private enum DirectiveName: CaseIterable {
+    case noStore, noCache, `private`, `public`, mustRevalidate, proxyRevalidate, onlyIfCached
+    case maxAge, maxStale, minFresh, staleWhileRevalidate, staleIfError
+
+    var text: StaticString {
+        switch self {
+        case .noStore: "no-store"
+        case .noCache: "no-cache"
+        case .private: "private"
+        case .public: "public"
+        case .mustRevalidate: "must-revalidate"
+        case .proxyRevalidate: "proxy-revalidate"
+        case .onlyIfCached: "only-if-cached"
+        case .maxAge: "max-age"
+        case .maxStale: "max-stale"
+        case .minFresh: "min-fresh"
+        case .staleWhileRevalidate: "stale-while-revalidate"
+        case .staleIfError: "stale-if-error"
         }
-        parts.append(value[start..<value.endIndex])
-        for part in parts {
-            let trimmed = part.trimmingSpaces
-            guard !trimmed.isEmpty else { continue }
-            if let equals = trimmed.firstIndex(of: "=") {
-                let name = trimmed[..<equals].trimmingSpaces.lowercased()
-                var raw = trimmed[trimmed.index(after: equals)...].trimmingSpaces
-                if raw.count >= 2, raw.first == "\"", raw.last == "\"" { raw = raw.dropFirst().dropLast() }
-                result.append((name, raw))
-            } else {
-                result.append((trimmed.lowercased(), nil))
+    }
+
+    /// The known name `bytes` spell, compared ASCII case-insensitively.
+    init?(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) {
+        for name in Self.allCases where name.text.utf8CodeUnitCount == bytes.count {
+            let text = UnsafeBufferPointer(start: name.text.utf8Start, count: name.text.utf8CodeUnitCount)
+            if zip(text, bytes).allSatisfy({ $0 == Self.lowered($1) }) {
+                self = name
+                return
             }
         }
-        return result
+        return nil
+    }
+
+    private static func lowered(_ byte: UInt8) -> UInt8 {
+        (byte &- 0x41) < 26 ? byte | 0x20 : byte
     }
 }
 
-extension Substring {
-    /// The text without leading and trailing spaces and tabs.
-    fileprivate var trimmingSpaces: Substring {
-        var text = self
-        while text.first == " " || text.first == "\t" { text = text.dropFirst() }
-        while text.last == " " || text.last == "\t" { text = text.dropLast() }
-        return text
+/// One directive of a field value: its name, and its value without quotes.
+private struct Directive {
+    var name: DirectiveName?
+    var value: Slice<UnsafeBufferPointer<UInt8>>?
+}
+
+/// The directives of a field value's bytes, split at commas outside quoted strings, each
+/// trimmed of spaces and tabs; empty ones skipped.
+private struct Directives: Sequence, IteratorProtocol {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var index = 0
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+    mutating func next() -> Directive? {
+        while index < bytes.count {
+            var end = index
+            var inQuotes = false
+            while end < bytes.count {
+                let byte = bytes[end]
+                if byte == UInt8(ascii: "\"") { inQuotes.toggle() } else if byte == UInt8(ascii: ","), !inQuotes { break }
+                end += 1
+            }
+            let part = trimmed(index..<end)
+            index = end + 1
+            guard !part.isEmpty else { continue }
+            guard let equals = bytes[part].firstIndex(of: UInt8(ascii: "=")) else {
+                return Directive(name: DirectiveName(bytes[part]), value: nil)
+            }
+            let name = trimmed(part.lowerBound..<equals)
+            var value = trimmed(equals + 1..<part.upperBound)
+            if value.count >= 2, bytes[value.lowerBound] == UInt8(ascii: "\""), bytes[value.upperBound - 1] == UInt8(ascii: "\"") {
+                value = value.lowerBound + 1..<value.upperBound - 1
+            }
+            return Directive(name: DirectiveName(bytes[name]), value: bytes[value])
+        }
+        return nil
+    }
+
+    private func trimmed(_ range: Range<Int>) -> Range<Int> {
+        var lower = range.lowerBound
+        var upper = range.upperBound
+        while lower < upper, bytes[lower] == 0x20 || bytes[lower] == 0x09 { lower += 1 }
+        while upper > lower, bytes[upper - 1] == 0x20 || bytes[upper - 1] == 0x09 { upper -= 1 }
+        return lower..<upper
     }
 }

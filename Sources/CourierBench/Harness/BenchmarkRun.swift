@@ -16,6 +16,7 @@ enum BenchmarkRun {
         Pair(key: "urlsession.default", subject: "urlsession.courier", baseline: "urlsession.default.raw", cpuTarget: 1.05, rpsTarget: nil,
              isDefaultVersusDefault: true),
         Pair(key: "cache.hit", subject: "cache.hit", baseline: "cache.network", cpuTarget: 0.10, rpsTarget: nil, isCache: true),
+        Pair(key: "cache.hit.bytes", subject: "cache.hit.bytes", baseline: "cache.network.bytes", cpuTarget: 0.10, rpsTarget: nil, isCache: true),
         Pair(key: "cache.revalidation", subject: "cache.revalidated", baseline: "cache.full", cpuTarget: 1.00, rpsTarget: nil, isCache: true),
     ]
 

@@ -9,6 +9,9 @@ import Foundation
 /// - `cache.hit` against `cache.network`: the users JSON (``Fixtures/cachedUsersPath``, fresh
 ///   for a year), answered from the store against fetched over the network and decoded alike
 ///   (target: a hit costs ≤ 10 % of the CPU of the request it saves).
+/// - `cache.hit.bytes` against `cache.network.bytes`: the same, both taking the body as `Data`
+///   (`data(for:)`), no decoding. Decoding is the caller's work, which a cache cannot save: the
+///   decoded pair's floor is the decoder's share of a network request (≈ 10 % here).
 /// - `cache.revalidated` against `cache.full`: a 64 KiB body that must be revalidated every time
 ///   (`no-cache`, ``Fixtures/revalidatedPath``): a `304` and the stored body, against the `200`
 ///   with the body a client without a cache receives (target: the `304` costs ≤ the `200`).
@@ -17,7 +20,7 @@ import Foundation
 /// each cached request then checks the outcome it expects (``CacheOutcome/hit``,
 /// ``CacheOutcome/revalidated``), so a scenario cannot measure something else unnoticed.
 enum CacheScenarios {
-    /// The four scenarios, sharing `ahc`'s Courier `HTTPClient`, with the cache filled.
+    /// The six scenarios, sharing `ahc`'s Courier `HTTPClient`, with the cache filled.
     static func scenarios(baseURL: URL, ahc: AHCScenarios) async throws -> [Scenario] {
         let configuration = APIConfiguration(baseURL: baseURL)
         let transport = AsyncHTTPClientTransport(client: ahc.courier, clientReadTimeout: AsyncHTTPClientTransport.recommendedReadTimeout)
@@ -34,6 +37,15 @@ enum CacheScenarios {
                 let response = try await cached.response(for: CachedUsers())
                 try response.value.check()
                 try expect(.hit, response.metrics.cacheOutcome)
+            },
+            Scenario(key: "cache.network.bytes", label: "Courier, no cache: users JSON as Data (AHC)", family: "cache") {
+                let (_, data) = try await plain.data(for: CachedUsers())
+                guard data.count == Fixtures.usersJSON.count else { throw UnexpectedAnswer(description: "a body of \(data.count) bytes") }
+            },
+            Scenario(key: "cache.hit.bytes", label: "Courier + CachingMiddleware: fresh hit, users JSON as Data", family: "cache") {
+                let (head, data) = try await cached.data(for: CachedUsers())
+                guard data.count == Fixtures.usersJSON.count else { throw UnexpectedAnswer(description: "a body of \(data.count) bytes") }
+                try expect(.hit, head.cacheOutcome)
             },
             Scenario(key: "cache.full", label: "Courier, no cache: 200 with 64 KiB (AHC)", family: "cache") {
                 let body = try await plain.send(RevalidatedBody())

@@ -53,6 +53,20 @@ struct CacheControlTests {
         _ = CacheControl(value)
     }
 
+    @Test("spaces, tabs, quotes and commas inside quotes; unknown and non-ASCII names match nothing", arguments: [
+        ("\tmax-age = 30 ,\tno-store\t", 30, true),
+        ("private=\"a, max-age=99\", max-age=5", 5, false),
+        ("max-age=\"42\"", 42, false),
+        ("ma\u{212A}-age=5, no-stor\u{E9}", nil, false),
+        ("MAX-AGE=8, x-max-age=9, max-ages=10", 8, false),
+        ("\"max-age=5\"", nil, false),
+    ] as [(String, Int?, Bool)])
+    func lexical(value: String, maxAge: Int?, noStore: Bool) {
+        let control = CacheControl(value)
+        #expect(control.maxAge == maxAge)
+        #expect(control.noStore == noStore)
+    }
+
     @Test("request directives: max-stale without a value accepts any staleness; only-if-cached; min-fresh")
     func requestDirectives() {
         #expect(CacheControl("max-stale").maxStale == Int.max)
