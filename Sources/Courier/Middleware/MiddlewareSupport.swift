@@ -8,15 +8,16 @@ package enum MiddlewareSupport {
     /// The path of a request target, without its query.
     package static func path(of request: HTTPRequest) -> String {
         let target = request.path ?? "/"
-        guard let mark = target.firstIndex(of: "?") else { return target }
+        // The UTF-8 view: a Character search does grapheme breaking over the whole target.
+        guard let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return target }
         return String(target[..<mark])
     }
 
     /// The encoded query of a request target, without the `?` (`nil` when there is none).
     package static func query(of request: HTTPRequest) -> String? {
         let target = request.path ?? "/"
-        guard let mark = target.firstIndex(of: "?") else { return nil }
-        return String(target[target.index(after: mark)...])
+        guard let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return nil }
+        return String(target[target.utf8.index(after: mark)...])
     }
 
     /// The decoded query items of a request, in order (`+` is kept as is, as RFC 3986 says).
