@@ -48,13 +48,13 @@ public final class MemoryCacheStore: HTTPCacheStore {
 
     public func entry(for key: HTTPCacheKey) async -> CachedHTTPResponse? {
         state.withLock { state in
-            guard var stored = state.entries[key] else { return nil }
+            // One hash of the key: the entry is found and touched through its index.
+            guard let index = state.entries.index(forKey: key) else { return nil }
             state.tick += 1
-            stored.tick = state.tick
-            state.entries[key] = stored
+            state.entries.values[index].tick = state.tick
             state.recency.append((key, state.tick))
             Self.compact(&state)
-            return stored.entry
+            return state.entries.values[index].entry
         }
     }
 

@@ -1,18 +1,23 @@
 /// ``Redaction/sensitiveNameFragments`` as bytes, searched in a name's UTF-8 without allocating.
 enum SensitiveNameFragments {
-    /// Each fragment's UTF-8 bytes (all lowercase ASCII).
-    private static let fragments: [[UInt8]] = Redaction.sensitiveNameFragments.map { Array($0.utf8) }
+    /// For each byte value, the fragments that start with it (all lowercase ASCII), so one pass
+    /// over the name looks only at fragments whose first letter is there.
+    private static let fragmentsByFirstByte: [[[UInt8]]] = {
+        var table = [[[UInt8]]](repeating: [], count: 256)
+        for fragment in Redaction.sensitiveNameFragments.map({ Array($0.utf8) }) where !fragment.isEmpty {
+            table[Int(fragment[0])].append(fragment)
+        }
+        return table
+    }()
 
     /// Whether the ASCII-lowercased `name` contains a fragment, or `nil` when `name` has a
     /// non-ASCII byte (the caller then lowercases it the Unicode way).
     static func matchASCII(_ name: UnsafeBufferPointer<UInt8>) -> Bool? {
         for byte in name where byte >= 0x80 { return nil }
-        for fragment in fragments where fragment.count <= name.count {
-            let first = fragment[0]
-            var start = 0
-            while start + fragment.count <= name.count {
-                if lowered(name[start]) == first, matches(fragment, in: name, at: start) { return true }
-                start += 1
+        for start in name.indices {
+            for fragment in fragmentsByFirstByte[Int(lowered(name[start]))]
+            where start + fragment.count <= name.count && matches(fragment, in: name, at: start) {
+                return true
             }
         }
         return false
