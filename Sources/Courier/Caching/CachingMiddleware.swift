@@ -230,12 +230,13 @@ public struct CachingMiddleware: Middleware {
                 refreshed.response.headerFields = Self.merging(validating.entry.response.headerFields, with: head.headerFields)
                 refreshed.requestDate = requestDate
                 refreshed.responseDate = responseDate
-                if !requestControl.noStore, !CacheControl(refreshed.response.headerFields).noStore {
+                let refreshedControl = CacheControl(refreshed.response.headerFields)
+                if !requestControl.noStore, !refreshedControl.noStore {
                     await store.store(refreshed)
                 } else {
                     await store.removeEntry(for: key)
                 }
-                let freshness = CacheFreshness(of: refreshed, cacheControl: CacheControl(refreshed.response.headerFields),
+                let freshness = CacheFreshness(of: refreshed, cacheControl: refreshedControl,
                                                now: responseDate, maxHeuristicLifetime: maxHeuristicSeconds)
                 return serve(refreshed, freshness: freshness, outcome: .revalidated, context: context)
             }

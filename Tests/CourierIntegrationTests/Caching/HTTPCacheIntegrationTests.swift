@@ -65,6 +65,22 @@ struct HTTPCacheIntegrationTests {
         }
     }
 
+    // MARK: Off by default
+
+    @Test("without CachingMiddleware nothing is cached: URLSessionTransport's URLCache is off, AsyncHTTPClient has none",
+          arguments: TransportKind.allCases)
+    func offWithoutMiddleware(_ kind: TransportKind) async throws {
+        try await withFixture(kind) { fixture in
+            let client = fixture.client([])
+            let cacheable = ["cc": "max-age=3600, public", "etag": "\"v1\""]
+            let first = try await client.response(for: fixture.resource(cacheable))
+            let second = try await client.response(for: fixture.resource(cacheable))
+            #expect(first.value.n == "1" && second.value.n == "2")
+            #expect(first.metrics.cacheOutcome == nil && second.metrics.cacheOutcome == nil)
+            #expect(try await fixture.stats() == Stats(full: 2, notModified: 0, failed: 0))
+        }
+    }
+
     // MARK: Freshness
 
     @Test("max-age: a fresh response is served from the store; after max-age it is fetched again", arguments: TransportKind.allCases)
