@@ -124,7 +124,7 @@ public struct AsyncHTTPClientTransport: Transport {
             }
             let progress = body.uploadDescription?.progress
             progress?.transportWillSend()
-            outgoing.body = .stream(ByteBufferSequence(body: body, progress: progress), length: length)
+            outgoing.body = .stream(ByteBufferSequence(body: body, progress: progress, eventLoops: client.eventLoopGroup), length: length)
         }
 
         // Saturating: a caller's deadline can be `.seconds(Int64.max)` away.

@@ -53,6 +53,10 @@ struct Options: Sendable {
         /// request from the store (a fresh hit; the stub answers once, `max-age` a year). Minus
         /// `data`, the cost of a hit that replaces the transport call; not one of the stages.
         case cacheHit = "cache-hit"
+        /// `data(for:)` through a ``CachingMiddleware`` that revalidates each request (`no-cache`,
+        /// an `ETag`): the stub answers `304` and the stored body is returned. Minus `data`, the
+        /// cache's own cost in a revalidation.
+        case cacheRevalidation = "cache-revalidation"
     }
 
     /// What the process does (the full benchmark unless a flag says otherwise).
@@ -101,7 +105,7 @@ struct Options: Sendable {
                                                memory of 256 MiB uploads, downloads and a stalled reader
       courier-bench --compare before.json after.json
                                                ratio changes between two --json outputs, one line per pair
-      courier-bench --micro N [--path courier|middleware|decode|stub|build|open|data|cache-hit]
+      courier-bench --micro N [--path courier|middleware|decode|stub|build|open|data|cache-hit|cache-revalidation]
                                                N stubbed requests, for valgrind --tool=callgrind
                                                (Scripts/callgrind-stages.sh gives per-stage counts)
       courier-bench --serve                    the loopback server alone (prints its port)
@@ -146,7 +150,8 @@ struct Options: Sendable {
                           logging, retry and auth), `decode` (JSONDecoder only), `stub` (the
                           stub transport alone), `build` (prepare), `open` (stream(for:), body
                           unread), `data` (data(for:), body collected) or `cache-hit` (`data`
-                          answered by a CachingMiddleware's memory store: a fresh hit)
+                          answered by a CachingMiddleware's memory store: a fresh hit) or
+                          `cache-revalidation` (`data` through the cache, a 304 each time)
       --transfers         upload a file, download to a file, hold a stalled bytes(for:) reader
                           (256 MiB each) over both transports, each case in a child process;
                           prints the peak resident memory growth per case

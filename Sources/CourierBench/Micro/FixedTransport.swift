@@ -9,13 +9,19 @@ struct FixedTransport: Transport {
     /// The response head sent back.
     let head: HTTPResponse
 
-    /// A transport whose answers carry `Cache-Control: cacheControl` when it is given.
-    init(cacheControl: String? = nil) {
+    /// The entity tag of every answer, when the transport revalidates (`nil`: no `ETag`).
+    let entityTag: String?
+
+    /// A transport whose answers carry `Cache-Control: cacheControl` when it is given, and
+    /// `ETag: entityTag`; a request whose `If-None-Match` names that tag gets a `304`.
+    init(cacheControl: String? = nil, entityTag: String? = nil) {
         var head = HTTPResponse(status: .ok)
         head.headerFields[.contentType] = "application/json"
         head.headerFields[.contentLength] = String(Fixtures.usersJSON.count)
         if let cacheControl { head.headerFields[.cacheControl] = cacheControl }
+        if let entityTag { head.headerFields[.eTag] = entityTag }
         self.head = head
+        self.entityTag = entityTag
     }
 
     /// The body's bytes.
@@ -23,6 +29,13 @@ struct FixedTransport: Transport {
 
     /// Answers at once with ``head`` and ``bytes``, whatever the request.
     func send(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
-        (head, HTTPBody(bytes))
+        if let entityTag, request.headerFields[.ifNoneMatch] == entityTag {
+            var notModified = head
+            notModified.status = .notModified
+            notModified.headerFields[.contentLength] = nil
+            notModified.headerFields[.contentType] = nil
+            return (notModified, nil)
+        }
+        return (head, HTTPBody(bytes))
     }
 }

@@ -61,6 +61,16 @@ enum MicroBenchmark {
                     throw UnexpectedAnswer(description: "cache outcome \(response.cacheOutcome?.rawValue ?? "none"), \(data.count) bytes")
                 }
             }
+        case .cacheRevalidation:
+            let cached = APIClient(configuration: configuration, transport: FixedTransport(cacheControl: "no-cache", entityTag: "\"v1\""),
+                                   middleware: [CachingMiddleware(store: MemoryCacheStore())])
+            _ = try await cached.data(for: ListUsers())     // the one miss that fills the store
+            for _ in 0..<count {
+                let (response, data) = try await cached.data(for: ListUsers())
+                guard response.cacheOutcome == .revalidated, data.count == Fixtures.usersJSON.count else {
+                    throw UnexpectedAnswer(description: "cache outcome \(response.cacheOutcome?.rawValue ?? "none"), \(data.count) bytes")
+                }
+            }
         case .data:
             for _ in 0..<count {
                 let (response, data) = try await client.data(for: ListUsers())
