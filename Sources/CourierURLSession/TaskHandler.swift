@@ -6,7 +6,7 @@ import OpenAPIRuntime
 import FoundationNetworking
 #endif
 
-/// The life of one `URLSessionDataTask`, as a small state machine: waiting for the head →
+/// The life of one `URLSessionDataTask` (or download task), as a small state machine: waiting for the head →
 /// (buffering a small body →) streaming the body → finished. Events come from the session's
 /// delegate queue, cancellation from any thread; every transition happens under one lock and
 /// continuations are resumed outside it.
@@ -54,7 +54,7 @@ final class TaskHandler: Sendable {
     }
 
     private let box = Locked(Box())
-    private let task: URLSessionDataTask
+    private let task: URLSessionTask
     private let isHead: Bool
     /// The most body bytes held back before the head is delivered (`nil`: stream from the head on).
     private let bufferLimit: Int?
@@ -70,7 +70,7 @@ final class TaskHandler: Sendable {
     private let sinkStatuses: Set<Int>
 
     /// A handler for `task`; with a `bufferLimit`, bodies up to that size are delivered whole.
-    init(task: URLSessionDataTask, isHead: Bool, bufferLimit: Int? = nil, progress: UploadProgressReporter? = nil,
+    init(task: URLSessionTask, isHead: Bool, bufferLimit: Int? = nil, progress: UploadProgressReporter? = nil,
          flow: ReceiveFlow? = nil, sink: ResponseBodySink? = nil, sinkStatuses: Set<Int> = [], onFinish: (@Sendable () -> Void)? = nil) {
         self.task = task
         self.sink = sink
@@ -251,6 +251,83 @@ final class TaskHandler: Sendable {
         }
     }
 
+    // MARK: Download tasks
+
+    /// A download task (``APIClient/download(_:to:progress:)`` with a sink that adopts files)
+    /// has written `total` bytes of the body to its own file (`expected`: the length, or −1).
+    ///
+    /// The session writes each chunk to that file as it arrives (FoundationNetworking on its own
+    /// queue, before telling the delegate), so nothing piles up in memory however far the
+    /// delegate queue lags — unlike a data task's chunks, each of which waits in the delegate
+    /// queue with its bytes. FoundationNetworking tells a download task's delegate nothing when
+    /// the head arrives, and sets the task's `response` only at the end, so the head is
+    /// delivered then; meanwhile the bytes count for the sink's progress and limit.
+    func didWrite(totalBytesWritten total: Int64, expected: Int64) {
+        deliverDownloadHeadIfWaiting()
+        guard let sink else { return }
+        let (counts, signal) = box.withLock { box -> (Bool, AsyncThrowingStream<ArraySlice<UInt8>, any Error>.Continuation?) in
+            guard box.sinkError == nil, box.cancelReason == nil else { return (false, nil) }
+            switch box.state {
+            case .waitingForHead, .idle:
+                return (true, nil)      // the status is not known yet
+            case .streaming(let continuation) where box.sinking:
+                // An empty chunk now and then tells the reader that the transfer is moving.
+                let now = ContinuousClock.now
+                if let last = box.lastSinkSignal, last.duration(to: now) < .milliseconds(50) { return (true, nil) }
+                box.lastSinkSignal = now
+                return (true, continuation)
+            case .streaming, .buffering, .finished:
+                return (false, nil)     // an error body, not the sink's
+            }
+        }
+        guard counts else { return }
+        do {
+            if expected >= 0 { sink.setTotal(expected) }
+            try sink.written(total: total)
+            signal?.yield([])
+        } catch {
+            box.withLock { $0.sinkError = error }
+            cancel(reason: .sinkFailed)
+        }
+    }
+
+    /// A download task's file, `location`, holds the whole body (and is removed when this
+    /// returns): it becomes the sink's file, or — for a status the client does not accept, whose
+    /// body explains an error — its bytes go to the body stream, up to the sink's limit + 1.
+    func didFinishDownloading(to location: URL) {
+        deliverDownloadHeadIfWaiting()
+        let (sinking, stream) = box.withLock { box -> (Bool, AsyncThrowingStream<ArraySlice<UInt8>, any Error>.Continuation?) in
+            guard case .streaming(let continuation) = box.state, box.cancelReason == nil, box.sinkError == nil else { return (false, nil) }
+            return (box.sinking, continuation)
+        }
+        guard let stream else { return }
+        if sinking {
+            do {
+                try sink?.adoptFile(at: location)
+            } catch {
+                box.withLock { $0.sinkError = error }   // the completion reports it
+            }
+            return
+        }
+        guard let handle = try? FileHandle(forReadingFrom: location) else { return }
+        defer { try? handle.close() }
+        var left = (sink?.maxBytes).map { $0 + 1 } ?? Int64.max
+        while left > 0, let chunk = try? handle.read(upToCount: Int(min(left, 1 << 20))), !chunk.isEmpty {
+            stream.yield(ArraySlice(chunk))
+            left -= Int64(chunk.count)
+        }
+    }
+
+    /// Delivers a download task's head once the task has one (see ``didWrite(totalBytesWritten:expected:)``).
+    private func deliverDownloadHeadIfWaiting() {
+        guard task is URLSessionDownloadTask, let response = task.response else { return }
+        let waiting = box.withLock { box -> Bool in
+            if case .waitingForHead = box.state { return true }
+            return false
+        }
+        if waiting { didReceive(response: response) }
+    }
+
     /// The delegate is rejecting an authentication challenge: FoundationNetworking then ends
     /// the task as "cancelled" after delivering the `401` and its body, which is a complete
     /// response, not a cancellation.
@@ -259,6 +336,7 @@ final class TaskHandler: Sendable {
     }
 
     func didComplete(error: (any Error)?) {
+        if error == nil { deliverDownloadHeadIfWaiting() }
         let (state, reason, error, sinkError) = box.withLock { box -> (State, CancelReason?, (any Error)?, (any Error)?) in
             let state = box.state
             box.state = .finished
@@ -280,7 +358,7 @@ final class TaskHandler: Sendable {
         }
         finish()
         var mapped: (any Error)? = error.map { Self.map($0, reason: reason) }
-        if reason == .sinkFailed, let sinkError {
+        if reason == .sinkFailed || reason == nil, let sinkError {
             mapped = TransportError(.other, "writing the downloaded body failed: \(sinkError)", underlying: sinkError)
         }
         switch state {

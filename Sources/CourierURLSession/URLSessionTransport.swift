@@ -169,14 +169,19 @@ public final class URLSessionTransport: Transport {
         // A body the caller reads at its own pace is received no faster than it is read.
         let streamsResponse = !context.collectsResponseBody && request.method != .head
         let taskSession = session(for: context)
-        let task: URLSessionDataTask
+        let task: URLSessionTask
         var cleanups: [@Sendable () -> Void] = []
+        // A download to a file: the session writes the body to a file of its own as it arrives,
+        // and that file becomes the client's (see TaskHandler.didWrite(totalBytesWritten:)).
+        // Not with an idle timeout: a download task's head arrives only at its end (on Linux),
+        // and the client's idle timer cannot see the bytes before it.
+        let downloadsToFile = context.responseBodySink?.adoptsFiles == true && request.method != .head && context.idleTimeout == nil
         switch plan {
         case .none:
-            task = taskSession.dataTask(with: urlRequest)
+            task = downloadsToFile ? taskSession.downloadTask(with: urlRequest) : taskSession.dataTask(with: urlRequest)
         case .inMemory(let data):
             urlRequest.httpBody = data
-            task = taskSession.dataTask(with: urlRequest)
+            task = downloadsToFile ? taskSession.downloadTask(with: urlRequest) : taskSession.dataTask(with: urlRequest)
         case .file(let url, let temporary):
             task = taskSession.uploadTask(with: urlRequest, fromFile: url)
             if temporary { cleanups.append { try? FileManager.default.removeItem(at: url) } }
@@ -190,9 +195,10 @@ public final class URLSessionTransport: Transport {
         if !finishActions.isEmpty {
             onFinish = { @Sendable in for action in finishActions { action() } }
         }
-        // A download is written to its file on the delegate queue as it arrives (FoundationNetworking
-        // cannot pause a transfer, so a body passed on to the client's task would pile up in
-        // memory whenever that task waits for a thread).
+        // A download goes to its file as it arrives (FoundationNetworking cannot pause a
+        // transfer, so a body passed on to the client's task would pile up in memory whenever
+        // that task waits for a thread): through a download task when the sink adopts files,
+        // else written chunk by chunk on the delegate queue.
         let handler = TaskHandler(task: task, isHead: request.method == .head, bufferLimit: bufferLimit,
                                   progress: upload?.progress, flow: flow, sink: context.responseBodySink,
                                   sinkStatuses: context.acceptableStatusCodes, onFinish: onFinish)

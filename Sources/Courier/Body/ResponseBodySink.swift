@@ -26,13 +26,51 @@ package final class ResponseBodySink: Sendable {
     private let state: Locked<State>
     private let limit: Int64?
     private let progress: TransferProgressHandler?
+    /// The file `handle` writes to, which ``adoptFile(at:)`` replaces.
+    private let file: URL?
 
-    /// A sink writing to `handle`, refusing more than `limit` bytes.
-    package init(handle: FileHandle, limit: Int64?, progress: TransferProgressHandler?) {
+    /// A sink writing to `handle` (open on `file`), refusing more than `limit` bytes.
+    package init(handle: FileHandle, file: URL? = nil, limit: Int64?, progress: TransferProgressHandler?) {
         self.state = Locked(State(handle: handle))
+        self.file = file
         self.limit = limit
         self.progress = progress
     }
+
+    /// Whether a transport may hand over a whole file (``adoptFile(at:)``) instead of chunks.
+    package var adoptsFiles: Bool { file != nil }
+
+    /// A transport that writes the body to a file of its own (a URLSession download task)
+    /// reports how far it is: `total` bytes so far. Throws ``LimitExceeded`` past the limit.
+    package func written(total: Int64) throws {
+        let report = try state.withLock { state -> TransferProgress? in
+            guard state.handle != nil else { return nil }
+            if let limit, total > limit { throw LimitExceeded(limit: limit) }
+            state.written = total
+            return progress == nil ? nil : TransferProgress(completedBytes: total, totalBytes: state.total)
+        }
+        if let report { progress?(report) }
+    }
+
+    /// The transport's file, `location`, holds the whole body: it replaces the sink's file
+    /// (moved, or copied when it is on another volume). Throws ``LimitExceeded`` past the limit,
+    /// or the file system's error.
+    package func adoptFile(at location: URL) throws {
+        guard let file else { throw CocoaError(.fileWriteUnknown) }
+        try state.withLock { state in
+            guard state.handle != nil else { return }
+            let size = (try FileManager.default.attributesOfItem(atPath: location.path)[.size] as? NSNumber)?.int64Value ?? 0
+            if let limit, size > limit { throw LimitExceeded(limit: limit) }
+            // The client's handle stays open on the replaced file until it closes it: harmless.
+            try? FileManager.default.removeItem(at: file)
+            try FileManager.default.moveItem(at: location, to: file)
+            state.written = size
+        }
+        progress?(TransferProgress(completedBytes: bytesWritten, totalBytes: state.withLock { $0.total }))
+    }
+
+    /// The most bytes the body may have (`nil`: no limit).
+    package var maxBytes: Int64? { limit }
 
     /// Called by the transport once, when it starts writing the body here.
     package func begin() { state.withLock { $0.used = true } }

@@ -64,7 +64,7 @@ extension APIClient {
             let (prepared, _) = try prepare(request)
             throw APIError.unknown(request: RequestSummary(prepared), underlying: error)
         }
-        let sink = ResponseBodySink(handle: handle, limit: request.options.maxResponseSize.map(Int64.init), progress: progress)
+        let sink = ResponseBodySink(handle: handle, file: partial, limit: request.options.maxResponseSize.map(Int64.init), progress: progress)
         let opened: OpenedExchange
         do {
             opened = try await open(request, sink: sink)
@@ -72,6 +72,11 @@ extension APIClient {
             sink.close()
             try? handle.close()
             try? fileManager.removeItem(at: partial)
+            // A transport that writes the file itself may pass the limit before the head arrives.
+            if let exceeded = Self.sinkLimitExceeded(in: error) {
+                let (prepared, _) = try prepare(request)
+                throw APIError.resourceTooLarge(request: RequestSummary(prepared), limit: Int(exceeded.limit))
+            }
             throw error
         }
         let (head, body, summary) = (opened.response, opened.body, opened.summary)
@@ -85,7 +90,8 @@ extension APIClient {
                 if let limit, let total, total > Int64(limit) {
                     throw APIError.resourceTooLarge(request: summary, limit: limit)
                 }
-                progress?(TransferProgress(completedBytes: 0, totalBytes: total))
+                // (A transport that wrote the whole file before the head arrived has reported it.)
+                if sink.bytesWritten == 0 { progress?(TransferProgress(completedBytes: 0, totalBytes: total)) }
                 if let body {
                     for try await chunk in body {
                         if chunk.isEmpty { continue }   // a transport writing to the sink says it is moving
@@ -104,7 +110,7 @@ extension APIClient {
             } catch {
                 sink.close()
                 try? handle.close()
-                if let exceeded = (error as? TransportError)?.underlying as? ResponseBodySink.LimitExceeded {
+                if let exceeded = Self.sinkLimitExceeded(in: error) {
                     throw APIError.resourceTooLarge(request: summary, limit: Int(exceeded.limit))
                 }
                 throw error
@@ -123,5 +129,19 @@ extension APIClient {
             }
         }
         return DownloadResult(fileURL: destination, response: head, byteCount: written, request: summary)
+    }
+
+    /// The sink's limit error inside `error` (a transport error, or the API error made of one).
+    private static func sinkLimitExceeded(in error: any Error) -> ResponseBodySink.LimitExceeded? {
+        var current: (any Error)? = error
+        for _ in 0..<4 {
+            switch current {
+            case let exceeded as ResponseBodySink.LimitExceeded: return exceeded
+            case let transport as TransportError: current = transport.underlying
+            case let api as APIError: current = api.underlyingError
+            default: return nil
+            }
+        }
+        return nil
     }
 }
