@@ -41,6 +41,38 @@ struct StreamingIntegrationTests {
         }
     }
 
+    @Test("a download answered with an error status throws it with the server's message, and leaves no file",
+          arguments: TransportKind.allCases)
+    func downloadErrorStatus(_ kind: TransportKind) async throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try await withTestServer { (server: TestServer) async throws in
+            let client = kind.client(for: server)
+            await #expect {
+                try await client.download(Request<Data>(path: "/status/404"), to: dir.appendingPathComponent("missing"))
+            } throws: { error in
+                guard let error = error as? APIError else { return false }
+                return error.statusCode == 404 && error.message == "status 404"
+            }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+        }
+    }
+
+    @Test("a download through two redirects writes the final body", arguments: TransportKind.allCases)
+    func downloadRedirected(_ kind: TransportKind) async throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try await withTestServer { (server: TestServer) async throws in
+            let client = kind.client(for: server)
+            let file = dir.appendingPathComponent("echo.json")
+            let result = try await client.download(Request<Data>(path: "/redirect/2"), to: file)
+            #expect(result.response.status.code == 200)
+            let echo = try JSONDecoder().decode(Echo.self, from: Data(contentsOf: file))
+            #expect(echo.path == "/redirect/0")
+            #expect(result.byteCount == Int64(try Data(contentsOf: file).count))
+        }
+    }
+
     @Test("download of a chunked body reports bytes without a total", arguments: TransportKind.allCases)
     func chunkedDownload(_ kind: TransportKind) async throws {
         let dir = try temporaryDirectory()
