@@ -30,7 +30,7 @@ final class TaskHandler: Sendable {
         case idle
         case waitingForHead(CheckedContinuation<(HTTPResponse, HTTPBody?), any Error>)
         case buffering(CheckedContinuation<(HTTPResponse, HTTPBody?), any Error>, HTTPResponse, [UInt8])
-        case streaming(AsyncThrowingStream<ArraySlice<UInt8>, any Error>.Continuation)
+        case streaming(BodyOutlet)
         case finished
     }
 
@@ -68,11 +68,16 @@ final class TaskHandler: Sendable {
     /// `sinkStatuses` (see ``ResponseBodySink``).
     private let sink: ResponseBodySink?
     private let sinkStatuses: Set<Int>
+    /// Where a streamed body that cannot be paused spills what its reader has not taken past
+    /// 1 MiB (`nil`: it stays in memory). See ``SpillingChunkBuffer``.
+    private let spillDirectory: URL?
 
     /// A handler for `task`; with a `bufferLimit`, bodies up to that size are delivered whole.
     init(task: URLSessionTask, isHead: Bool, bufferLimit: Int? = nil, progress: UploadProgressReporter? = nil,
-         flow: ReceiveFlow? = nil, sink: ResponseBodySink? = nil, sinkStatuses: Set<Int> = [], onFinish: (@Sendable () -> Void)? = nil) {
+         flow: ReceiveFlow? = nil, sink: ResponseBodySink? = nil, sinkStatuses: Set<Int> = [], spillDirectory: URL? = nil,
+         onFinish: (@Sendable () -> Void)? = nil) {
         self.task = task
+        self.spillDirectory = flow == nil ? spillDirectory : nil
         self.sink = sink
         self.sinkStatuses = sinkStatuses
         self.flow = flow
@@ -180,16 +185,27 @@ final class TaskHandler: Sendable {
     /// Delivers `head` with a streamed body that starts with `buffered`, from the head-waiting or
     /// buffering state.
     private func startStreaming(head: HTTPResponse, buffered: [UInt8]?) {
-        var streamContinuation: AsyncThrowingStream<ArraySlice<UInt8>, any Error>.Continuation!
-        let stream = AsyncThrowingStream<ArraySlice<UInt8>, any Error> { streamContinuation = $0 }
-        streamContinuation.onTermination = { [weak self] termination in
-            if case .cancelled = termination { self?.cancel(reason: .cancelled) }
+        let outlet: BodyOutlet
+        let body: HTTPBody?
+        if let spillDirectory, !isHead {
+            let buffer = SpillingChunkBuffer(directory: spillDirectory)
+            if let buffered { buffer.append(Data(buffered)) }
+            outlet = .spill(buffer)
+            body = HTTPBody(SpilledBody(buffer: buffer, handler: self), length: .unknown, iterationBehavior: .single)
+        } else {
+            var streamContinuation: AsyncThrowingStream<ArraySlice<UInt8>, any Error>.Continuation!
+            let stream = AsyncThrowingStream<ArraySlice<UInt8>, any Error> { streamContinuation = $0 }
+            streamContinuation.onTermination = { [weak self] termination in
+                if case .cancelled = termination { self?.cancel(reason: .cancelled) }
+            }
+            if let buffered { streamContinuation.yield(buffered[...]) }
+            outlet = .stream(streamContinuation)
+            body = isHead ? nil : HTTPBody(StreamedBody(stream: stream, handler: self), length: .unknown, iterationBehavior: .single)
         }
-        if let buffered { streamContinuation.yield(buffered[...]) }
         let waiting = box.withLock { box -> CheckedContinuation<(HTTPResponse, HTTPBody?), any Error>? in
             switch box.state {
             case .waitingForHead(let continuation), .buffering(let continuation, _, _):
-                box.state = .streaming(streamContinuation)
+                box.state = .streaming(outlet)
                 box.unread = buffered?.count ?? 0
                 return continuation
             case .idle, .streaming, .finished:
@@ -197,14 +213,13 @@ final class TaskHandler: Sendable {
             }
         }
         guard let waiting else { return }
-        let body = isHead ? nil : HTTPBody(StreamedBody(stream: stream, handler: self), length: .unknown, iterationBehavior: .single)
         waiting.resume(returning: (head, body))
     }
 
     func didReceive(data: Data) {
         enum Next {
-            case yield(AsyncThrowingStream<ArraySlice<UInt8>, any Error>.Continuation), overflow(HTTPResponse, [UInt8])
-            case sink(signal: AsyncThrowingStream<ArraySlice<UInt8>, any Error>.Continuation?), none
+            case yield(BodyOutlet), overflow(HTTPResponse, [UInt8])
+            case sink(signal: BodyOutlet?), none
         }
         let next = box.withLock { box -> Next in
             switch box.state {
@@ -235,14 +250,14 @@ final class TaskHandler: Sendable {
             }
         }
         switch next {
-        case .yield(let continuation): continuation.yield(ArraySlice(data))
+        case .yield(let outlet): outlet.yield(data)
         case .overflow(let head, let bytes): startStreaming(head: head, buffered: bytes)
         case .sink(let signal):
             // On the delegate queue, in arrival order: the bytes reach the file before the
             // next chunk is taken from libcurl, so nothing piles up in memory.
             do {
                 try sink?.write(data)
-                signal?.yield([])
+                signal?.yield(Data())
             } catch {
                 box.withLock { $0.sinkError = error }
                 cancel(reason: .sinkFailed)
@@ -265,7 +280,7 @@ final class TaskHandler: Sendable {
     func didWrite(totalBytesWritten total: Int64, expected: Int64) {
         deliverDownloadHeadIfWaiting()
         guard let sink else { return }
-        let (counts, signal) = box.withLock { box -> (Bool, AsyncThrowingStream<ArraySlice<UInt8>, any Error>.Continuation?) in
+        let (counts, signal) = box.withLock { box -> (Bool, BodyOutlet?) in
             guard box.sinkError == nil, box.cancelReason == nil else { return (false, nil) }
             switch box.state {
             case .waitingForHead, .idle:
@@ -284,7 +299,7 @@ final class TaskHandler: Sendable {
         do {
             if expected >= 0 { sink.setTotal(expected) }
             try sink.written(total: total)
-            signal?.yield([])
+            signal?.yield(Data())
         } catch {
             box.withLock { $0.sinkError = error }
             cancel(reason: .sinkFailed)
@@ -296,7 +311,7 @@ final class TaskHandler: Sendable {
     /// body explains an error — its bytes go to the body stream, up to the sink's limit + 1.
     func didFinishDownloading(to location: URL) {
         deliverDownloadHeadIfWaiting()
-        let (sinking, stream) = box.withLock { box -> (Bool, AsyncThrowingStream<ArraySlice<UInt8>, any Error>.Continuation?) in
+        let (sinking, stream) = box.withLock { box -> (Bool, BodyOutlet?) in
             guard case .streaming(let continuation) = box.state, box.cancelReason == nil, box.sinkError == nil else { return (false, nil) }
             return (box.sinking, continuation)
         }
@@ -313,7 +328,7 @@ final class TaskHandler: Sendable {
         defer { try? handle.close() }
         var left = (sink?.maxBytes).map { $0 + 1 } ?? Int64.max
         while left > 0, let chunk = try? handle.read(upToCount: Int(min(left, 1 << 20))), !chunk.isEmpty {
-            stream.yield(ArraySlice(chunk))
+            stream.yield(chunk)
             left -= Int64(chunk.count)
         }
     }
@@ -370,8 +385,8 @@ final class TaskHandler: Sendable {
             } else {
                 continuation.resume(returning: (head, isHead ? nil : HTTPBody(bytes)))
             }
-        case .streaming(let continuation):
-            if let mapped { continuation.finish(throwing: mapped) } else { continuation.finish() }
+        case .streaming(let outlet):
+            outlet.finish(throwing: mapped)
         case .idle, .finished:
             break
         }
@@ -464,4 +479,75 @@ struct StreamedBody: AsyncSequence, Sendable {
     }
 
     func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: stream.makeAsyncIterator(), handler: handler) }
+}
+
+/// Where a streamed body's chunks go: a stream its reader takes them from (paused while the
+/// reader lags, on Apple platforms), or a buffer that spills to disk where the transfer cannot
+/// be paused (Linux).
+enum BodyOutlet: Sendable {
+    case stream(AsyncThrowingStream<ArraySlice<UInt8>, any Error>.Continuation)
+    case spill(SpillingChunkBuffer)
+
+    /// Passes on `data` (an empty chunk says "the transfer is moving").
+    func yield(_ data: Data) {
+        switch self {
+        case .stream(let continuation): continuation.yield(ArraySlice(data))
+        case .spill(let buffer): buffer.append(data)
+        }
+    }
+
+    /// Ends the body, normally or with `error`.
+    func finish(throwing error: (any Error)?) {
+        switch self {
+        case .stream(let continuation):
+            if let error { continuation.finish(throwing: error) } else { continuation.finish() }
+        case .spill(let buffer):
+            buffer.finish(throwing: error)
+        }
+    }
+}
+
+/// The response body read from a ``SpillingChunkBuffer``. A reader that stops before the end —
+/// or a body dropped unread — cancels the task, as with ``StreamedBody``.
+struct SpilledBody: AsyncSequence, Sendable {
+    typealias Element = ArraySlice<UInt8>
+    /// Shared by the body and its iterator: when both are gone before the end (the body was
+    /// dropped unread, or the reader stopped), the task is cancelled.
+    let reader: Reader
+
+    init(buffer: SpillingChunkBuffer, handler: TaskHandler) {
+        reader = Reader(buffer: buffer, handler: handler)
+    }
+
+    /// Cancels the task and drops the buffer when the reader goes away before the end.
+    final class Reader: Sendable {
+        let buffer: SpillingChunkBuffer
+        let handler: TaskHandler
+        let ended = Locked(false)
+        init(buffer: SpillingChunkBuffer, handler: TaskHandler) {
+            self.buffer = buffer
+            self.handler = handler
+        }
+        deinit {
+            guard !ended.current else { return }
+            handler.cancel(reason: .cancelled)
+            buffer.close()
+        }
+    }
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        let reader: Reader
+        mutating func next() async throws -> ArraySlice<UInt8>? {
+            do {
+                if let chunk = try await reader.buffer.next() { return chunk }
+                reader.ended.withLock { $0 = true }
+                return nil
+            } catch {
+                reader.ended.withLock { $0 = true }
+                throw error
+            }
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(reader: reader) }
 }

@@ -201,7 +201,7 @@ public final class URLSessionTransport: Transport {
         // else written chunk by chunk on the delegate queue.
         let handler = TaskHandler(task: task, isHead: request.method == .head, bufferLimit: bufferLimit,
                                   progress: upload?.progress, flow: flow, sink: context.responseBodySink,
-                                  sinkStatuses: context.acceptableStatusCodes, onFinish: onFinish)
+                                  sinkStatuses: context.acceptableStatusCodes, spillDirectory: temporaryDirectory, onFinish: onFinish)
         delegate.register(handler, for: task)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in

@@ -1,0 +1,101 @@
+import Courier
+import CourierTestServer
+@testable import CourierURLSession
+import Foundation
+import Testing
+
+/// The buffer behind a streamed URLSession response on Linux, where the transfer cannot be
+/// paused: past its memory limit, unread bytes go to an unlinked temporary file.
+@Suite("Spilling a lagging response body to disk")
+struct SpillingChunkBufferTests {
+    private func directory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("courier-spill-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    private func readAll(_ buffer: SpillingChunkBuffer) async throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        while let chunk = try await buffer.next() { bytes += chunk }
+        return bytes
+    }
+
+    @Test("past the memory limit bytes go to the file, and come back in arrival order")
+    func order() async throws {
+        let dir = try directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let buffer = SpillingChunkBuffer(memoryLimit: 10, directory: dir)
+        var sent: [UInt8] = []
+        for index in 0..<20 {
+            let chunk = [UInt8](repeating: UInt8(index), count: 4)
+            sent += chunk
+            buffer.append(Data(chunk))
+        }
+        buffer.finish(throwing: nil)
+        #expect(buffer.spilledBytes == 72)            // two chunks fit in 10 bytes of memory
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)   // unlinked at once
+        #expect(try await readAll(buffer) == sent)
+    }
+
+    @Test("once the reader has caught up with the file, memory is used again")
+    func backToMemory() async throws {
+        let dir = try directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let buffer = SpillingChunkBuffer(memoryLimit: 10, directory: dir)
+        for byte: UInt8 in [1, 2, 3] { buffer.append(Data(repeating: byte, count: 4)) }
+        #expect(buffer.spilledBytes == 4)
+        for expected: UInt8 in [1, 2, 3] { #expect(try await buffer.next() == ArraySlice(repeating: expected, count: 4)) }
+        buffer.append(Data(repeating: 4, count: 4))
+        #expect(buffer.spilledBytes == 4)
+        buffer.finish(throwing: nil)
+        #expect(try await readAll(buffer) == [4, 4, 4, 4])
+    }
+
+    @Test("an error ends the body after what was buffered")
+    func error() async throws {
+        let dir = try directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let buffer = SpillingChunkBuffer(memoryLimit: 4, directory: dir)
+        buffer.append(Data([1, 2, 3, 4]))
+        buffer.append(Data([5, 6]))
+        buffer.finish(throwing: TransportError(.connectionLost, "cut"))
+        #expect(try await buffer.next() == [1, 2, 3, 4])
+        #expect(try await buffer.next() == [5, 6])
+        await #expect(throws: TransportError.self) { try await buffer.next() }
+    }
+
+    @Test("a waiting reader gets the next chunk directly, and an empty chunk wakes it without data")
+    func waitingReader() async throws {
+        let dir = try directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let buffer = SpillingChunkBuffer(memoryLimit: 4, directory: dir)
+        let first = Task { try await buffer.next() }
+        try await Task.sleep(for: .milliseconds(50))
+        buffer.append(Data())
+        #expect(try await first.value == [])
+        let second = Task { try await buffer.next() }
+        try await Task.sleep(for: .milliseconds(50))
+        buffer.append(Data([9]))
+        #expect(try await second.value == [9])
+        buffer.close()
+        #expect(try await buffer.next() == nil)
+        #expect(buffer.spilledBytes == 0)
+    }
+
+    @Test("a URLSession reader that stops for a while gets the whole body, and no file is left behind")
+    func stalledReader() async throws {
+        let dir = try directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try await withTestServer { (server: TestServer) async throws in
+            let client = APIClient(configuration: APIConfiguration(baseURL: server.baseURL),
+                                   transport: URLSessionTransport(temporaryDirectory: dir))
+            let size = 8 << 20
+            let stream = try await client.bytes(for: Request<Data>(path: "/bytes/\(size)"))
+            try await Task.sleep(for: .milliseconds(500))   // the transfer goes on meanwhile
+            var count = 0
+            for try await chunk in stream { count += chunk.count }
+            #expect(count == size)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+        }
+    }
+}
