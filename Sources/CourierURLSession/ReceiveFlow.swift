@@ -15,8 +15,8 @@ import FoundationNetworking
 /// removes the transfer from libcurl and `resume()` starts it over, libcurl's receive pause is
 /// not reachable, and every session's work runs on one process-wide serial queue, so holding
 /// the delivery of one task would stall every URLSession request in the process (tried and
-/// measured: other requests timed out). There a streamed response is buffered as it arrives;
-/// use `AsyncHTTPClientTransport` for large downloads and slow readers.
+/// measured: other requests timed out). There what the reader has not taken past 1 MiB goes to
+/// a ``SpillingChunkBuffer``'s file; use `AsyncHTTPClientTransport` for slow readers.
 struct ReceiveFlow: Sendable {
     /// Bytes delivered and not yet read above which the transfer pauses (1 MiB).
     static let highWater = 1 << 20
