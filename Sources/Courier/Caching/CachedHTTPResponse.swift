@@ -33,7 +33,10 @@ public struct CachedHTTPResponse: Sendable, Equatable {
     /// Roughly how many bytes the entry takes: the body, the header fields and the key. Stores
     /// bound their size with it.
     public var cost: Int {
-        var total = body.count + key.text.utf8.count + 64
+        // The key's length as ``HTTPCacheKey/text`` has it (give or take an escaped newline),
+        // without building the text: a store computes this for every entry it keeps.
+        let keyLength = key.namespace.utf8.count + key.method.utf8.count + key.url.utf8.count + (key.credentials?.utf8.count ?? 1) + 3
+        var total = body.count + keyLength + 64
         for field in response.headerFields { total += field.name.rawName.utf8.count + field.value.utf8.count + 4 }
         for (name, value) in varyingRequestFields { total += name.utf8.count + value.utf8.count + 4 }
         return total

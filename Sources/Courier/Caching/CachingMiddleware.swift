@@ -350,9 +350,8 @@ public struct CachingMiddleware: Middleware {
     /// RFC 9111 §3.2: the stored fields, each name the `304` carries replaced by the `304`'s
     /// fields of that name — except framing fields, which describe the `304` itself.
     static func merging(_ stored: HTTPFields, with update: HTTPFields) -> HTTPFields {
-        let skipped: Set<HTTPField.Name> = [.contentLength, .courierCache, .contentEncoding]
         let update = storable(HTTPResponse(status: .notModified, headerFields: update)).headerFields
-        let replaced = Set(update.map(\.name)).subtracting(skipped)
+        let replaced = Set(update.map(\.name)).subtracting(notMerged)
         var merged = HTTPFields(stored.filter { !replaced.contains($0.name) })
         for field in update where replaced.contains(field.name) { merged.append(field) }
         return merged
@@ -362,7 +361,7 @@ public struct CachingMiddleware: Middleware {
     /// without hop-by-hop fields — `Connection`, the fields it names, `Keep-Alive`,
     /// `Transfer-Encoding` and the like (RFC 9111 §3.1) — which described that one connection.
     static func storable(_ head: HTTPResponse) -> HTTPResponse {
-        var dropped: Set<String> = ["set-cookie", "connection", "keep-alive", "proxy-connection", "transfer-encoding", "te", "trailer", "upgrade"]
+        var dropped = alwaysDropped
         for value in head.headerFields[values: .connection] {
             for name in value.split(separator: ",") { dropped.insert(name.trimmingCharacters(in: .whitespaces).lowercased()) }
         }
@@ -370,6 +369,12 @@ public struct CachingMiddleware: Middleware {
         stored.headerFields = HTTPFields(head.headerFields.filter { !dropped.contains($0.name.canonicalName) })
         return stored
     }
+
+    /// The fields of a `304` that never replace the stored ones: they describe the `304` itself.
+    private static let notMerged: Set<HTTPField.Name> = [.contentLength, .courierCache, .contentEncoding]
+
+    /// The fields never stored (besides those `Connection` names), by canonical name.
+    private static let alwaysDropped: Set<String> = ["set-cookie", "connection", "keep-alive", "proxy-connection", "transfer-encoding", "te", "trailer", "upgrade"]
 
     private func log(_ outcome: CacheOutcome, _ key: HTTPCacheKey, context: RequestContext) {
         context.logger.debug("HTTP cache", metadata: [

@@ -33,6 +33,8 @@ public struct HTTPCacheKey: Sendable, Hashable, Codable {
     /// `namespace`, method, URL and fingerprint separated by newlines, which none of them can
     /// contain unescaped.
     public var text: String {
-        [namespace.replacingOccurrences(of: "\n", with: "\\n"), method, url, credentials ?? "-"].joined(separator: "\n")
+        // Foundation's replacingOccurrences costs ~10,000 instructions even when there is nothing to replace.
+        let escaped = namespace.utf8.contains(UInt8(ascii: "\n")) ? namespace.replacingOccurrences(of: "\n", with: "\\n") : namespace
+        return [escaped, method, url, credentials ?? "-"].joined(separator: "\n")
     }
 }
