@@ -52,25 +52,10 @@ enum MicroBenchmark {
                 try check(streamed.response, body: streamed.body)
             }
         case .cacheHit:
-            let cached = APIClient(configuration: configuration, transport: FixedTransport(cacheControl: "max-age=31536000"),
-                                   middleware: [CachingMiddleware(store: MemoryCacheStore())])
-            _ = try await cached.data(for: ListUsers())     // the one miss that fills the store
-            for _ in 0..<count {
-                let (response, data) = try await cached.data(for: ListUsers())
-                guard response.cacheOutcome == .hit, data.count == Fixtures.usersJSON.count else {
-                    throw UnexpectedAnswer(description: "cache outcome \(response.cacheOutcome?.rawValue ?? "none"), \(data.count) bytes")
-                }
-            }
+            try await throughCache(FixedTransport(cacheControl: "max-age=31536000"), count: count, configuration: configuration, expecting: .hit)
         case .cacheRevalidation:
-            let cached = APIClient(configuration: configuration, transport: FixedTransport(cacheControl: "no-cache", entityTag: "\"v1\""),
-                                   middleware: [CachingMiddleware(store: MemoryCacheStore())])
-            _ = try await cached.data(for: ListUsers())     // the one miss that fills the store
-            for _ in 0..<count {
-                let (response, data) = try await cached.data(for: ListUsers())
-                guard response.cacheOutcome == .revalidated, data.count == Fixtures.usersJSON.count else {
-                    throw UnexpectedAnswer(description: "cache outcome \(response.cacheOutcome?.rawValue ?? "none"), \(data.count) bytes")
-                }
-            }
+            try await throughCache(FixedTransport(cacheControl: "no-cache", entityTag: "\"v1\""), count: count,
+                                   configuration: configuration, expecting: .revalidated)
         case .data:
             for _ in 0..<count {
                 let (response, data) = try await client.data(for: ListUsers())
@@ -80,6 +65,20 @@ enum MicroBenchmark {
             }
         }
         print("micro: \(count) requests through \(path.rawValue)")
+    }
+
+    /// `count` requests through a ``CachingMiddleware`` over `transport`, each answered with
+    /// `outcome` after one miss fills the store.
+    private static func throughCache(_ transport: FixedTransport, count: Int, configuration: APIConfiguration,
+                                     expecting outcome: CacheOutcome) async throws {
+        let cached = APIClient(configuration: configuration, transport: transport, middleware: [CachingMiddleware(store: MemoryCacheStore())])
+        _ = try await cached.data(for: ListUsers())     // the one miss that fills the store
+        for _ in 0..<count {
+            let (response, data) = try await cached.data(for: ListUsers())
+            guard response.cacheOutcome == outcome, data.count == Fixtures.usersJSON.count else {
+                throw UnexpectedAnswer(description: "cache outcome \(response.cacheOutcome?.rawValue ?? "none"), \(data.count) bytes")
+            }
+        }
     }
 
     /// Throws unless the stub's answer came back (body left unread, as a caller that only
