@@ -121,16 +121,29 @@ final class SpillingChunkBuffer: Sendable {
     }
 
     /// The next chunk in arrival order, `nil` at the end, or the error the body ended with.
+    ///
+    /// A wait ends with `CancellationError` when the reading task is cancelled (the client's
+    /// idle timeout cancels a wait that lasts too long); nothing buffered is lost.
     func next() async throws -> ArraySlice<UInt8>? {
         if let ready = state.withLock({ Self.take(&$0) }) { return try ready.get() }
-        return try await withCheckedThrowingContinuation { continuation in
-            // Something may have arrived between the two locks.
-            let ready = state.withLock { state -> Result<ArraySlice<UInt8>?, any Error>? in
-                if let ready = Self.take(&state) { return ready }
-                state.waiter = continuation
-                return nil
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                // Something may have arrived between the two locks.
+                let ready = state.withLock { state -> Result<ArraySlice<UInt8>?, any Error>? in
+                    if let ready = Self.take(&state) { return ready }
+                    // Cancelled before the waiter was registered: the handler found none.
+                    if Task.isCancelled { return .failure(CancellationError()) }
+                    state.waiter = continuation
+                    return nil
+                }
+                if let ready { continuation.resume(with: ready) }
             }
-            if let ready { continuation.resume(with: ready) }
+        } onCancel: {
+            let waiter = state.withLock { state -> CheckedContinuation<ArraySlice<UInt8>?, any Error>? in
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.resume(throwing: CancellationError())
         }
     }
 

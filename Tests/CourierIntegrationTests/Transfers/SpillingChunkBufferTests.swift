@@ -82,6 +82,20 @@ struct SpillingChunkBufferTests {
         #expect(buffer.spilledBytes == 0)
     }
 
+    @Test("a waiting reader whose task is cancelled gets CancellationError at once, and nothing is lost")
+    func cancelledWait() async throws {
+        let dir = try directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let buffer = SpillingChunkBuffer(memoryLimit: 4, directory: dir)
+        let waiting = Task { try await buffer.next() }
+        try await Task.sleep(for: .milliseconds(50))
+        waiting.cancel()
+        await #expect(throws: CancellationError.self) { try await waiting.value }
+        buffer.append(Data([7]))
+        buffer.finish(throwing: nil)
+        #expect(try await readAll(buffer) == [7])
+    }
+
     @Test("a URLSession reader that stops for a while gets the whole body, and no file is left behind")
     func stalledReader() async throws {
         let dir = try directory()
