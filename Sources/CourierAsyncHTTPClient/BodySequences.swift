@@ -5,19 +5,18 @@ import OpenAPIRuntime
 
 /// A request `HTTPBody` as the `ByteBuffer`s AsyncHTTPClient writes, reporting upload progress.
 ///
-/// AsyncHTTPClient pulls the next chunk only while the connection is writable: after it has
-/// handed the previous chunk to the channel and the channel's buffer is below its high-water
-/// mark (64 KiB). So the body is read only as fast as the socket drains it, and the bytes of
-/// the chunks before the one being asked for are bytes the connection has taken: that is what
-/// is reported as sent (at most one channel buffer plus the kernel's send buffer ahead of the
-/// wire), never bytes merely read from the source.
+/// AsyncHTTPClient pulls the next chunk while the connection is writable: the channel's buffer
+/// is below its high-water mark (64 KiB). The bytes of the chunks before the one being asked
+/// for are bytes handed to the connection: that is what is reported as sent, never bytes merely
+/// read from the source.
 ///
 /// AsyncHTTPClient learns that its channel stopped being writable on the channel's event loop,
 /// while it asks for chunks from a task on another thread; until the pause reaches that task,
 /// it keeps asking, and each chunk waits in the event loop's queue (AsyncHTTPClient issue 784:
-/// 9–26 MiB read ahead of a stalled server in our tests). So every ``catchUpInterval`` bytes the
+/// 6–26 MiB read ahead of a stalled server in our tests). So every ``catchUpInterval`` bytes the
 /// sequence waits until each event loop of the client has run what was queued before: the
-/// writes handed over so far are then in the channel, and a pause they caused has been seen.
+/// writes handed over so far are then in the channel, and a pause they caused has been seen:
+/// the body runs at most about 1 MiB (plus the kernel's send buffer) ahead of the wire.
 /// One hop per event loop per MiB, whatever the chunk size.
 struct ByteBufferSequence: AsyncSequence, Sendable {
     typealias Element = ByteBuffer

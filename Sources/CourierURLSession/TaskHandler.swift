@@ -373,6 +373,10 @@ final class TaskHandler: Sendable {
         }
         finish()
         var mapped: (any Error)? = error.map { Self.map($0, reason: reason) }
+        if mapped == nil, case .undecodedCoding = reason {
+            // Refused after the transfer had ended: a download task's head comes at its end.
+            mapped = Self.map(URLError(.cancelled), reason: reason)
+        }
         if reason == .sinkFailed || reason == nil, let sinkError {
             mapped = TransportError(.other, "writing the downloaded body failed: \(sinkError)", underlying: sinkError)
         }

@@ -53,17 +53,24 @@ package final class ResponseBodySink: Sendable {
     }
 
     /// The transport's file, `location`, holds the whole body: it replaces the sink's file
-    /// (moved, or copied when it is on another volume). Throws ``LimitExceeded`` past the limit,
-    /// or the file system's error.
+    /// (renamed over it, or copied into it when it is on another volume). Throws
+    /// ``LimitExceeded`` past the limit, or the file system's error.
     package func adoptFile(at location: URL) throws {
         guard let file else { throw CocoaError(.fileWriteUnknown) }
         try state.withLock { state in
-            guard state.handle != nil else { return }
+            guard let handle = state.handle else { return }
             let size = (try FileManager.default.attributesOfItem(atPath: location.path)[.size] as? NSNumber)?.int64Value ?? 0
             if let limit, size > limit { throw LimitExceeded(limit: limit) }
-            // The client's handle stays open on the replaced file until it closes it: harmless.
-            try? FileManager.default.removeItem(at: file)
-            try FileManager.default.moveItem(at: location, to: file)
+            // rename(2) replaces the file in one step; the client's handle stays open on the
+            // replaced one until it closes it, which is harmless. Across volumes (EXDEV) the
+            // bytes are copied into the client's file instead, a MiB at a time.
+            if rename(location.path, file.path) != 0 {
+                let source = try FileHandle(forReadingFrom: location)
+                defer { try? source.close() }
+                while let chunk = try source.read(upToCount: 1 << 20), !chunk.isEmpty {
+                    try handle.write(contentsOf: chunk)
+                }
+            }
             state.written = size
         }
         progress?(TransferProgress(completedBytes: bytesWritten, totalBytes: state.withLock { $0.total }))

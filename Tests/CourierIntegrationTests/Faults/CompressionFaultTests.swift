@@ -46,6 +46,25 @@ struct CompressionFaultTests {
         }
     }
 
+    @Test("a download in a coding Courier does not decode is an error naming it, and leaves no file",
+          arguments: TransportKind.allCases, ["br", "x-unknown"])
+    func undecodedCodingDownload(_ kind: TransportKind, coding: String) async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("courier-coding-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try await withFaultServer { (server: FaultServer) async throws in
+            let client = APIClient(configuration: APIConfiguration(baseURL: server.baseURL), transport: kind.makeTransport())
+            await #expect {
+                try await client.download(Request<Data>(path: "/encoded", query: [.init(name: "coding", value: coding)]),
+                                          to: dir.appendingPathComponent("body"))
+            } throws: { error in
+                guard (error as? APIError)?.kind == .network else { return false }
+                return "\(error)".contains(coding)
+            }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+        }
+    }
+
     @Test("only gzip and deflate are advertised", arguments: TransportKind.allCases)
     func advertisedCodings(_ kind: TransportKind) async throws {
         try await withTestServer { (server: TestServer) async throws in
