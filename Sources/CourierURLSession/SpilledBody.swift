@@ -1,0 +1,47 @@
+import Courier
+import Foundation
+
+/// The response body read from a ``SpillingChunkBuffer``. A reader that stops before the end —
+/// or a body dropped unread — cancels the task, as with ``StreamedBody``.
+struct SpilledBody: AsyncSequence, Sendable {
+    typealias Element = ArraySlice<UInt8>
+    /// Shared by the body and its iterator: when both are gone before the end (the body was
+    /// dropped unread, or the reader stopped), the task is cancelled.
+    let reader: Reader
+
+    init(buffer: SpillingChunkBuffer, handler: TaskHandler) {
+        reader = Reader(buffer: buffer, handler: handler)
+    }
+
+    /// Cancels the task and drops the buffer when the reader goes away before the end.
+    final class Reader: Sendable {
+        let buffer: SpillingChunkBuffer
+        let handler: TaskHandler
+        let ended = Locked(false)
+        init(buffer: SpillingChunkBuffer, handler: TaskHandler) {
+            self.buffer = buffer
+            self.handler = handler
+        }
+        deinit {
+            guard !ended.current else { return }
+            handler.cancel(reason: .cancelled)
+            buffer.close()
+        }
+    }
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        let reader: Reader
+        mutating func next() async throws -> ArraySlice<UInt8>? {
+            do {
+                if let chunk = try await reader.buffer.next() { return chunk }
+                reader.ended.withLock { $0 = true }
+                return nil
+            } catch {
+                reader.ended.withLock { $0 = true }
+                throw error
+            }
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(reader: reader) }
+}

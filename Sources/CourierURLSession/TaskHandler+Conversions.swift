@@ -1,0 +1,71 @@
+import Courier
+import Foundation
+import HTTPTypes
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What a URLSession response head and a task's error become in Courier.
+extension TaskHandler {
+    /// The head of `response` as swift-http-types' `HTTPResponse`.
+    static func head(from response: URLResponse) -> HTTPResponse {
+        guard let http = response as? HTTPURLResponse else { return HTTPResponse(status: .ok) }
+        var head = HTTPResponse(status: .init(code: http.statusCode))
+        var fields = HTTPFields()
+        let all = http.allHeaderFields
+        fields.reserveCapacity(all.count)
+        for (key, value) in all {
+            guard let key = key as? String, let name = HTTPField.Name(key) else { continue }
+            // The values are Strings: a cast is cheap, while "\(value)" formats an `Any`
+            // through a chain of dynamic casts (~3,000 instructions per header).
+            fields.append(HTTPField(name: name, value: value as? String ?? "\(value)"))
+        }
+        head.headerFields = fields
+        return head
+    }
+
+    /// The content codings the session decodes and Courier asks for: gzip and deflate on every
+    /// platform (and `br`, which Apple's URLSession advertises and decodes itself).
+    static let decodedCodings: Set<String> = {
+        #if canImport(FoundationNetworking)
+        return ["gzip", "deflate", "identity", ""]
+        #else
+        return ["gzip", "deflate", "br", "identity", ""]
+        #endif
+    }()
+
+    static func map(_ error: any Error, reason: CancelReason?) -> any Error {
+        if case .undecodedCoding(let coding) = reason {
+            return TransportError(.other, "the response is encoded with '\(LogSafeText.escape(String(coding.prefix(60))))', which this transport does not decode (it decodes \(decodedCodings.filter { !$0.isEmpty && $0 != "identity" }.sorted().joined(separator: ", ")))", underlying: error)
+        }
+        if reason == .timeout { return TransportError(.timeout, "the deadline passed", underlying: error) }
+        if reason == .cancelled { return CancellationError() }
+        guard let urlError = error as? URLError else { return TransportError(.other, "\(error)", underlying: error) }
+        switch urlError.code {
+        case .timedOut:
+            return TransportError(.timeout, "timed out", underlying: error)
+        case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet:
+            return TransportError(.connectionFailed, urlError.localizedDescription, underlying: error, requestMayHaveBeenSent: false)
+        case .networkConnectionLost:
+            return TransportError(.connectionLost, "the connection was lost", underlying: error)
+        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
+             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
+            return TransportError(.tls, urlError.localizedDescription, underlying: error)
+        case .cancelled:
+            return TransportError(.cancelled, "cancelled", underlying: error)
+        default:
+            // FoundationNetworking reports libcurl's "transfer closed with N bytes remaining"
+            // (a body cut short) and resets as an unknown error: recognise them by their text.
+            let text = urlError.localizedDescription.lowercased()
+            if text.contains("transfer closed") || text.contains("connection reset") || text.contains("recv failure") || text.contains("empty reply") {
+                return TransportError(.connectionLost, urlError.localizedDescription, underlying: error)
+            }
+            // libcurl's certificate and handshake failures ("SSL certificate problem: …",
+            // "SSL connect error") arrive as `.unknown` too; nothing was sent.
+            if text.contains("ssl") || text.contains("certificate") || text.contains("tls") {
+                return TransportError(.tls, urlError.localizedDescription, underlying: error, requestMayHaveBeenSent: false)
+            }
+            return TransportError(.other, urlError.localizedDescription, underlying: error)
+        }
+    }
+}
