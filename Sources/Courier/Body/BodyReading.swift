@@ -24,7 +24,7 @@ package enum BodyReading {
     package static func expectedLength(of body: HTTPBody?, head: HTTPResponse) -> Int64? {
         guard let body else { return 0 }
         if case .known(let length) = body.length { return length }
-        if head.headerFields[.contentEncoding] == nil, let header = head.headerFields[.contentLength], let length = Int64(header) {
+        if !head.headerFields.has(.contentEncoding), let header = head.headerFields.value(of: .contentLength), let length = Int64(header) {
             return length
         }
         return nil

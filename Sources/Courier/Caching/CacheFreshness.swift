@@ -24,23 +24,23 @@ package struct CacheFreshness: Sendable, Equatable {
     ///   since `Last-Modified`, as RFC 9111 §4.2.2 suggests); zero turns heuristics off.
     package init(of entry: CachedHTTPResponse, cacheControl: CacheControl, now: Date, maxHeuristicLifetime: TimeInterval) {
         let fields = entry.response.headerFields
-        let dateValue = fields[.date].flatMap { CacheFreshness.httpDate($0) }
+        let dateValue = fields.value(of: .date).flatMap { CacheFreshness.httpDate($0) }
         // §4.2.1
         var heuristic = false
         if cacheControl.maxAgeIsInvalid {
             lifetime = 0
         } else if let maxAge = cacheControl.maxAge {
             lifetime = TimeInterval(maxAge)
-        } else if let expires = fields[.expires] {
+        } else if let expires = fields.value(of: .expires) {
             // An invalid Expires ("0", "-1") means "already expired" (§5.3).
-            if let expiry = CacheFreshness.httpDate(expires), fields[values: .expires].count == 1 {
+            if let expiry = CacheFreshness.httpDate(expires), fields.count(of: .expires) == 1 {
                 lifetime = max(0, expiry.timeIntervalSince(dateValue ?? entry.responseDate))
             } else {
                 lifetime = 0
             }
         } else if maxHeuristicLifetime > 0,
                   CacheFreshness.heuristicallyCacheableStatuses.contains(entry.response.status.code) || cacheControl.isPublic,
-                  let lastModified = fields[.lastModified].flatMap({ CacheFreshness.httpDate($0) }) {
+                  let lastModified = fields.value(of: .lastModified).flatMap({ CacheFreshness.httpDate($0) }) {
             heuristic = true
             let sinceModified = (dateValue ?? entry.responseDate).timeIntervalSince(lastModified)
             lifetime = min(max(0, sinceModified / 10), maxHeuristicLifetime)
@@ -49,7 +49,7 @@ package struct CacheFreshness: Sendable, Equatable {
         }
         isHeuristic = heuristic
         // §4.2.3
-        let ageValue = fields[.age].flatMap { TimeInterval(CacheControl.deltaSeconds($0) ?? 0) } ?? 0
+        let ageValue = fields.value(of: .age).flatMap { TimeInterval(CacheControl.deltaSeconds($0) ?? 0) } ?? 0
         let apparentAge = max(0, entry.responseDate.timeIntervalSince(dateValue ?? entry.responseDate))
         let responseDelay = max(0, entry.responseDate.timeIntervalSince(entry.requestDate))
         let correctedInitialAge = max(apparentAge, ageValue + responseDelay)

@@ -27,6 +27,6 @@ extension HTTPResponse {
     /// How ``CachingMiddleware`` answered this response, `nil` when no caching middleware
     /// handled it.
     public var cacheOutcome: CacheOutcome? {
-        headerFields[.courierCache].flatMap(CacheOutcome.init(rawValue:))
+        headerFields.value(of: .courierCache).flatMap(CacheOutcome.init(rawValue:))
     }
 }

@@ -39,8 +39,7 @@ package struct CacheVary: Sendable, Equatable {
         var values: [String: String] = [:]
         for name in names {
             guard let fieldName = HTTPField.Name(name) else { continue }
-            let found = request.headerFields[values: fieldName]
-            if !found.isEmpty { values[name] = found.joined(separator: ", ") }
+            if let found = request.headerFields.value(of: fieldName) { values[name] = found }
         }
         return values
     }

@@ -16,7 +16,7 @@ extension HTTPCacheKey {
         let url = request.urlString
         // Searched in the UTF-8 view: `firstIndex(of: "?")` on the String walks Characters
         // (grapheme breaking), which cost ≈ 11,000 instructions per cache hit.
-        guard let mark = url.utf8.firstIndex(of: UInt8(ascii: "?")) else { return url }
+        guard let mark = url.firstIndex(ofByte: UInt8(ascii: "?")) else { return url }
         var changed = false
         let items = url[url.index(after: mark)...].split(separator: "&", omittingEmptySubsequences: false).map { item -> Substring in
             guard let equals = item.firstIndex(of: "=") else { return item }

@@ -34,7 +34,7 @@ public struct HTTPCacheKey: Sendable, Hashable, Codable {
     /// contain unescaped.
     public var text: String {
         // Foundation's replacingOccurrences costs ~10,000 instructions even when there is nothing to replace.
-        let escaped = namespace.utf8.contains(UInt8(ascii: "\n")) ? namespace.replacingOccurrences(of: "\n", with: "\\n") : namespace
+        let escaped = namespace.containsByte(UInt8(ascii: "\n")) ? namespace.replacingOccurrences(of: "\n", with: "\\n") : namespace
         return [escaped, method, url, credentials ?? "-"].joined(separator: "\n")
     }
 }

@@ -17,8 +17,16 @@ public final class MemoryCacheStore: HTTPCacheStore {
     /// The most entries kept.
     public let maxEntries: Int
 
+    /// An entry with its cost and the tick of its last use. (A struct, not a tuple: the
+    /// runtime copies tuples held in a dictionary through generic value witnesses.)
+    private struct Slot {
+        var entry: CachedHTTPResponse
+        var cost: Int
+        var tick: UInt64
+    }
+
     private struct State {
-        var entries: [HTTPCacheKey: (entry: CachedHTTPResponse, cost: Int, tick: UInt64)] = [:]
+        var entries: [HTTPCacheKey: Slot] = [:]
         /// Keys in the order they were last used, oldest first, with the tick of that use. A key
         /// used again appears again; the older appearances are skipped when evicting (their
         /// tick no longer matches), and the queue is compacted when it grows past twice the
@@ -61,10 +69,15 @@ public final class MemoryCacheStore: HTTPCacheStore {
     public func store(_ entry: CachedHTTPResponse) async {
         let cost = entry.cost
         state.withLock { state in
-            if let old = state.entries.removeValue(forKey: entry.key) { state.totalCost -= old.cost }
-            guard cost <= maxBytes, maxEntries > 0 else { return }
+            guard cost <= maxBytes, maxEntries > 0 else {
+                if let old = state.entries.removeValue(forKey: entry.key) { state.totalCost -= old.cost }
+                return
+            }
             state.tick += 1
-            state.entries[entry.key] = (entry, cost, state.tick)
+            // One hash of the key: the old entry, if any, is replaced in place.
+            if let old = state.entries.updateValue(Slot(entry: entry, cost: cost, tick: state.tick), forKey: entry.key) {
+                state.totalCost -= old.cost
+            }
             state.totalCost += cost
             state.recency.append((entry.key, state.tick))
             while state.totalCost > maxBytes || state.entries.count > maxEntries {
@@ -96,9 +109,8 @@ public final class MemoryCacheStore: HTTPCacheStore {
         while state.recencyStart < state.recency.count {
             let (key, tick) = state.recency[state.recencyStart]
             state.recencyStart += 1
-            if let stored = state.entries[key], stored.tick == tick {
-                state.entries[key] = nil
-                state.totalCost -= stored.cost
+            if let index = state.entries.index(forKey: key), state.entries.values[index].tick == tick {
+                state.totalCost -= state.entries.remove(at: index).value.cost
                 return
             }
         }
@@ -108,7 +120,9 @@ public final class MemoryCacheStore: HTTPCacheStore {
         let live = state.recency.count - state.recencyStart
         guard state.recency.count > 64,
               live > 2 * state.entries.count || state.recencyStart > state.recency.count / 2 else { return }
-        state.recency = state.recency[state.recencyStart...].filter { state.entries[$0.key]?.tick == $0.tick }
+        state.recency = state.recency[state.recencyStart...].filter { used in
+            state.entries.index(forKey: used.key).map { state.entries.values[$0].tick == used.tick } ?? false
+        }
         state.recencyStart = 0
     }
 }

@@ -12,7 +12,7 @@
 package enum PathTemplate {
     /// The path with its templates replaced by their encoded values.
     package static func expand(_ template: String, with parameters: [String: String]) throws -> String {
-        guard template.utf8.contains(UInt8(ascii: "{")) else {
+        guard template.containsByte(UInt8(ascii: "{")) else {
             return PercentEncoding.encode(template, allowing: .path)
         }
         var out = ""

@@ -57,7 +57,7 @@ extension Redaction {
         /// A request target (`/path?query`) with the values of secret parameters replaced by
         /// ``Redaction/placeholder``; everything else is kept byte for byte.
         public func redact(target: String) -> String {
-            guard let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return target }
+            guard let mark = target.firstIndex(ofByte: UInt8(ascii: "?")) else { return target }
             let query = target[target.index(after: mark)...]
             var parts: [Substring] = []
             var changed = false

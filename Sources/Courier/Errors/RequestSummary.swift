@@ -25,7 +25,7 @@ public struct RequestSummary: Sendable, Hashable, CustomStringConvertible {
         let target = request.path ?? "/"
         let origin = request.originString
         // Most targets have no query: skip the redaction's grapheme-cluster search for them.
-        self.url = origin + (target.utf8.contains(UInt8(ascii: "?")) ? Redaction.redactQuery(inTarget: target) : target)
+        self.url = origin + (target.containsByte(UInt8(ascii: "?")) ? Redaction.redactQuery(inTarget: target) : target)
         self.operationName = operationName
     }
 

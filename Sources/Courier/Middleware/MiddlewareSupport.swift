@@ -9,14 +9,14 @@ package enum MiddlewareSupport {
     package static func path(of request: HTTPRequest) -> String {
         let target = request.path ?? "/"
         // The UTF-8 view: a Character search does grapheme breaking over the whole target.
-        guard let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return target }
+        guard let mark = target.firstIndex(ofByte: UInt8(ascii: "?")) else { return target }
         return String(target[..<mark])
     }
 
     /// The encoded query of a request target, without the `?` (`nil` when there is none).
     package static func query(of request: HTTPRequest) -> String? {
         let target = request.path ?? "/"
-        guard let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return nil }
+        guard let mark = target.firstIndex(ofByte: UInt8(ascii: "?")) else { return nil }
         return String(target[target.utf8.index(after: mark)...])
     }
 

@@ -36,7 +36,7 @@ public struct RequestPath: Sendable, Hashable, CustomStringConvertible, CustomDe
     public init(verbatim text: String) {
         self.text = text
         self.error = nil
-        self.template = text.utf8.contains(UInt8(ascii: "{")) ? text : nil
+        self.template = text.containsByte(UInt8(ascii: "{")) ? text : nil
     }
 
     /// A path written as a plain literal; the literal is its template.
