@@ -356,7 +356,7 @@ public struct CachingMiddleware: Middleware {
     static func merging(_ stored: HTTPFields, with update: HTTPFields) -> HTTPFields {
         // Without sets: a 304 carries a handful of fields, and comparing names costs less than
         // hashing them (the set-based merge was ≈ 18,000 instructions per revalidation).
-        let incoming: [HTTPField] = storable(HTTPResponse(status: .notModified, headerFields: update)).headerFields
+        let incoming: [HTTPField] = storable(update)
             .filter { field in !notMerged.contains { $0 == field.name } }
         var merged = stored
         merged.replace(with: incoming)
@@ -367,17 +367,25 @@ public struct CachingMiddleware: Middleware {
     /// without hop-by-hop fields — `Connection`, the fields it names, `Keep-Alive`,
     /// `Transfer-Encoding` and the like (RFC 9111 §3.1) — which described that one connection.
     static func storable(_ head: HTTPResponse) -> HTTPResponse {
+        var stored = head
+        stored.headerFields = storable(head.headerFields)
+        return stored
+    }
+
+    /// The fields as stored: without those the method above drops.
+    static func storable(_ fields: HTTPFields) -> HTTPFields {
         var named: [String] = []
-        for field in head.headerFields where field.name == .connection {
+        for field in fields where field.name == .connection {
             for name in field.value.split(separator: ",") { named.append(name.trimmingCharacters(in: .whitespaces).lowercased()) }
         }
         func isDropped(_ field: HTTPField) -> Bool {
-            alwaysDropped.contains(field.name.canonicalName) || (!named.isEmpty && named.contains(field.name.canonicalName))
+            let name = field.name.canonicalName
+            return isAlwaysDropped(name) || (!named.isEmpty && named.contains(name))
         }
-        // Most heads have none of these fields: then the head is stored as it is, without a copy.
-        guard head.headerFields.contains(where: isDropped) else { return head }
-        var stored = head
-        stored.headerFields.removeAll(where: isDropped)
+        // Most heads have none of these fields: then they are stored as they are, without a copy.
+        guard fields.contains(where: isDropped) else { return fields }
+        var stored = fields
+        stored.removeAll(where: isDropped)
         return stored
     }
 
@@ -386,6 +394,15 @@ public struct CachingMiddleware: Middleware {
 
     /// The fields never stored (besides those `Connection` names), by canonical name.
     private static let alwaysDropped: Set<String> = ["set-cookie", "connection", "keep-alive", "proxy-connection", "transfer-encoding", "te", "trailer", "upgrade"]
+
+    /// The lengths of the ``alwaysDropped`` names, as bits: most names are ruled out by their
+    /// length, read inline, before the set hashes them.
+    private static let alwaysDroppedLengths: UInt64 = alwaysDropped.reduce(0) { $0 | (1 << UInt64($1.utf8.count)) }
+
+    private static func isAlwaysDropped(_ canonicalName: String) -> Bool {
+        let length = canonicalName.utf8.count
+        return length < 64 && alwaysDroppedLengths & (1 << UInt64(length)) != 0 && alwaysDropped.contains(canonicalName)
+    }
 
     private func log(_ outcome: CacheOutcome, _ key: HTTPCacheKey, context: RequestContext) {
         context.logger.debug("HTTP cache", metadata: [
