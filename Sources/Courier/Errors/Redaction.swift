@@ -49,7 +49,8 @@ public enum Redaction {
 
     /// Whether a header's value must not be shown.
     public static func isSensitive(header name: HTTPField.Name, extra: Set<HTTPField.Name> = []) -> Bool {
-        sensitiveHeaders.contains(name) || extra.contains(name) || isSensitive(name: name.canonicalName)
+        // `extra` is usually empty, and an empty set still hashes the name it is asked about.
+        sensitiveHeaders.contains(name) || (!extra.isEmpty && extra.contains(name)) || isSensitive(name: name.canonicalName)
     }
 
     /// A request target (`/path?query`) with the values of sensitive query parameters

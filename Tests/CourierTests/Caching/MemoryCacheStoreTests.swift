@@ -39,6 +39,20 @@ struct MemoryCacheStoreTests {
         #expect(await store.entry(for: Self.key("/4")) != nil)
     }
 
+    @Test("the recency order survives the bookkeeping's compaction: entries left untouched while another is used hundreds of times go oldest first")
+    func recencyAfterCompaction() async {
+        let store = MemoryCacheStore(maxBytes: 1 << 30, maxEntries: 4)
+        for path in ["/a", "/b", "/c", "/d"] { await store.store(Self.entry(path)) }
+        // Hundreds of uses of /d compact the queue of uses several times while /a, /b, /c wait.
+        for _ in 0..<300 { _ = await store.entry(for: Self.key("/d")) }
+        await store.store(Self.entry("/e"))
+        #expect(await store.entry(for: Self.key("/a")) == nil, "least recently used")
+        await store.store(Self.entry("/f"))
+        #expect(await store.entry(for: Self.key("/b")) == nil, "next least recently used")
+        #expect(store.count == 4)
+        for path in ["/c", "/d", "/e", "/f"] { #expect(await store.entry(for: Self.key(path)) != nil, "\(path)") }
+    }
+
     @Test("the byte size is bounded; an entry larger than the store is not kept and replaces nothing")
     func byteBound() async {
         let one = Self.entry("/x", bytes: 1_000).cost
