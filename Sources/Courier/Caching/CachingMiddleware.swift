@@ -206,9 +206,15 @@ public struct CachingMiddleware: Middleware {
                        requestControl: CacheControl, next: HTTPHandler) async throws -> (HTTPResponse, HTTPBody?) {
         var outgoing = request
         if let stored = validating?.entry.response.headerFields {
+            // Both validators in one pass over the stored fields.
             var conditions: [HTTPField] = []
-            if let etag = stored.value(of: .eTag) { conditions.append(HTTPField(name: .ifNoneMatch, value: etag)) }
-            if let lastModified = stored.value(of: .lastModified) { conditions.append(HTTPField(name: .ifModifiedSince, value: lastModified)) }
+            for field in stored {
+                if field.name.isSame(as: .eTag) {
+                    conditions.append(HTTPField(name: .ifNoneMatch, value: field.value))
+                } else if field.name.isSame(as: .lastModified) {
+                    conditions.append(HTTPField(name: .ifModifiedSince, value: field.value))
+                }
+            }
             outgoing.headerFields.replace(with: conditions)
         }
         var context = context

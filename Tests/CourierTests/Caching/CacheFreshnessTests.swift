@@ -27,6 +27,36 @@ struct CacheFreshnessTests {
         CacheFreshness(of: entry, cacheControl: CacheControl(entry.response.headerFields), now: now, maxHeuristicLifetime: heuristic)
     }
 
+    @Test("an IMF-fixdate (read by position) and the same instant in the RFC 850 and asctime shapes (read token by token) give the same date")
+    func imfFixdateAgreesWithTheOtherShapes() {
+        let rfc850 = DateFormatter()
+        rfc850.locale = Locale(identifier: "en_US_POSIX")
+        rfc850.timeZone = TimeZone(identifier: "GMT")
+        rfc850.dateFormat = "EEEE, dd-MMM-yy HH:mm:ss 'GMT'"
+        let asctime = DateFormatter()
+        asctime.locale = Locale(identifier: "en_US_POSIX")
+        asctime.timeZone = TimeZone(identifier: "GMT")
+        asctime.dateFormat = "EEE MMM d HH:mm:ss yyyy"
+        var generator = SystemRandomNumberGenerator()
+        // 1970…2069: the years RFC 850's two digits name unambiguously.
+        for _ in 0..<500 {
+            let date = Date(timeIntervalSince1970: TimeInterval(Int.random(in: 0..<3_155_760_000, using: &generator)))
+            #expect(CacheFreshness.httpDate(Self.httpDate(date)) == date, "\(Self.httpDate(date))")
+            #expect(CacheFreshness.httpDate(rfc850.string(from: date)) == date, "\(rfc850.string(from: date))")
+            #expect(CacheFreshness.httpDate(asctime.string(from: date)) == date, "\(asctime.string(from: date))")
+        }
+        #expect(CacheFreshness.httpDate("Sun, 06 Nov 1994 08:49:37 GMT") == Date(timeIntervalSince1970: 784_111_777))
+        #expect(CacheFreshness.httpDate("sun, 06 nov 1994 08:49:37 GMT") == Date(timeIntervalSince1970: 784_111_777))
+        #expect(CacheFreshness.httpDate("Thu, 29 Feb 2024 23:59:59 GMT") == Date(timeIntervalSince1970: 1_709_251_199))
+        // The fixed shape with an impossible value is refused, as the token-by-token reading refuses it.
+        for invalid in ["Fri, 30 Feb 2024 08:49:37 GMT", "Sun, 06 Nov 1994 24:49:37 GMT", "Sun, 06 Nov 1994 08:60:37 GMT",
+                        "Sun, 00 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1600 08:49:37 GMT", "Sun, 06 Nvv 1994 08:49:37 GMT"] {
+            #expect(CacheFreshness.httpDate(invalid) == nil, "\(invalid)")
+        }
+        // Twenty-nine bytes that are not the fixed shape are read token by token.
+        #expect(CacheFreshness.httpDate("Sun, 06 Nov 1994 08:49:37 UTC") == Date(timeIntervalSince1970: 784_111_777))
+    }
+
     @Test("max-age wins over Expires; age grows with resident time")
     func maxAge() {
         let entry = Self.entry([(.cacheControl, "max-age=60"), (.expires, Self.httpDate(Self.t0.addingTimeInterval(3600))), (.date, Self.httpDate(Self.t0))])
