@@ -55,8 +55,13 @@ extension HTTPFields {
 
     /// Sets the fields named `name` to one with `value` (see ``replace(with:)``).
     package mutating func replace(_ name: HTTPField.Name, with value: String) {
-        let field = HTTPField(name: name, value: value)
-        if has(name) { replace(with: [field]) } else { append(field) }
+        replace(with: HTTPField(name: name, value: value))
+    }
+
+    /// Sets the fields named as `field` to it alone (see ``replace(with:)``): a field built
+    /// once and kept (a fixed credential) is not validated again.
+    package mutating func replace(with field: HTTPField) {
+        if has(field.name) { replace(with: [field]) } else { append(field) }
     }
 }
 

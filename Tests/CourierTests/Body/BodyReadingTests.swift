@@ -48,6 +48,50 @@ struct BodyReadingTests {
         #expect(try await BodyReading.collect(nil, head: Self.head(), limit: 0, summary: Self.summary).isEmpty)
     }
 
+    /// An in-memory sequence of chunks that counts the calls to its iterators' `next()`.
+    private struct CountingChunks: AsyncSequence, Sendable {
+        typealias Element = ArraySlice<UInt8>
+        let chunks: [ArraySlice<UInt8>]
+        let calls = Locked(0)
+
+        struct AsyncIterator: AsyncIteratorProtocol {
+            var rest: ArraySlice<ArraySlice<UInt8>>
+            let calls: Locked<Int>
+            mutating func next() async -> ArraySlice<UInt8>? {
+                calls.withLock { $0 += 1 }
+                return rest.popFirst()
+            }
+        }
+
+        func makeAsyncIterator() -> AsyncIterator { AsyncIterator(rest: chunks[...], calls: calls) }
+    }
+
+    @Test("collect: an in-memory body whose first chunk fills its declared length is not asked for its end; any other body is read to its end")
+    func collectStopsAtDeclaredLength() async throws {
+        let whole = CountingChunks(chunks: [ArraySlice("abcd".utf8)])
+        let data = try await BodyReading.collect(HTTPBody(whole, length: .known(4), iterationBehavior: .multiple), head: Self.head(),
+                                                 limit: 10, summary: Self.summary)
+        #expect(data == Data("abcd".utf8))
+        #expect(whole.calls.withLock { $0 } == 1)
+
+        // Single-pass (a streaming transport finishes the exchange when asked for the end),
+        // in several chunks, or of unknown length: read until the sequence ends.
+        for (chunks, length, behavior) in [(["abcd"], HTTPBody.Length.known(4), IterationBehavior.single),
+                                           (["ab", "cd"], .known(4), .multiple),
+                                           (["abcd"], .unknown, .multiple)] {
+            let counted = CountingChunks(chunks: chunks.map { ArraySlice($0.utf8) })
+            let collected = try await BodyReading.collect(HTTPBody(counted, length: length, iterationBehavior: behavior), head: Self.head(),
+                                                          limit: 10, summary: Self.summary)
+            #expect(collected == Data("abcd".utf8))
+            #expect(counted.calls.withLock { $0 } == chunks.count + 1)
+        }
+
+        // The first chunk alone past the limit.
+        await #expect(throws: APIError.self) {
+            try await BodyReading.collect(Self.streamed(["abcdef"]), head: Self.head(), limit: 4, summary: Self.summary)
+        }
+    }
+
     @Test("consuming prefix: at most the limit, across chunk boundaries")
     func consumingPrefix() async {
         #expect(await BodyReading.consumingPrefix(of: Self.streamed(["abc", "def", "ghi"]), limit: 5) == Data("abcde".utf8))

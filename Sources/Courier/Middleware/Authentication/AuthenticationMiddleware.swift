@@ -78,10 +78,29 @@ public struct AuthenticationMiddleware: Middleware {
     }
 
     private let credentials: Credentials
+    /// A fixed header credential, checked once here rather than on every request.
+    private enum FixedHeader: Sendable {
+        /// The field to send.
+        case valid(HTTPField)
+        /// Why it cannot be sent: thrown by each request, so none goes out without it.
+        case invalid(InvalidHeaderError)
+    }
+
+    /// The checked field of a `.header` credential; `nil` for the other kinds.
+    private let fixedHeader: FixedHeader?
 
     /// Creates the middleware.
     public init(_ credentials: Credentials) {
         self.credentials = credentials
+        guard case .header(let name, let value) = credentials.kind else {
+            fixedHeader = nil
+            return
+        }
+        do {
+            fixedHeader = .valid(try HeaderValidation.field(name: name, value: value))
+        } catch {
+            fixedHeader = .invalid(error as? InvalidHeaderError ?? InvalidHeaderError(name: name, reason: "\(error)"))
+        }
     }
 
     /// The refresher, when the credentials come from a ``TokenProvider``.
@@ -101,9 +120,14 @@ public struct AuthenticationMiddleware: Middleware {
         var context = context
         context.carriesCredentials = true
         switch credentials.kind {
-        case .header(let name, let value):
-            let field = try HeaderValidation.field(name: name, value: value)
-            request.headerFields[field.name] = field.value
+        case .header(let name, _):
+            let field: HTTPField
+            switch fixedHeader {
+            case .valid(let checked): field = checked
+            case .invalid(let error): throw error
+            case nil: throw InvalidHeaderError(name: name, reason: "the header was not checked")   // unreachable: set by init
+            }
+            request.headerFields.replace(with: field)
             if field.name != .authorization { context.sensitiveHeaders.insert(field.name) }
             return try await next(request, body, context)
         case .query(let name, let value):

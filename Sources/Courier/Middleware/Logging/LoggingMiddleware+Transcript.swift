@@ -23,27 +23,44 @@ extension LoggingMiddleware {
 
         var milliseconds: Int { Int((duration.secondsValue * 1000).rounded()) }
 
+        /// The line's metadata. Sized for Courier's keys up front (growing the dictionary
+        /// rehashes every key) and set as `.string` values without an interpolation each.
         var metadata: Logger.Metadata {
             var metadata = ambientMetadata
-            metadata["http.request.method"] = "\(method)"
-            metadata["url.full"] = "\(url)"
-            metadata["courier.operation"] = "\(operation)"
-            if attempt > 1 { metadata["courier.attempt"] = "\(attempt)" }
-            if let response { metadata["http.response.status_code"] = "\(response.status.code)" }
-            if duration > .zero || response != nil || error != nil { metadata["courier.duration_ms"] = "\(milliseconds)" }
-            if let outcome { metadata["http.response.body.size"] = "\(outcome.bytes)" }
-            if let cache = response?.cacheOutcome { metadata["courier.cache"] = "\(cache.rawValue)" }
+            metadata.reserveCapacity(ambientMetadata.count + 8)
+            metadata["http.request.method"] = .string(method)
+            metadata["url.full"] = .string(url)
+            metadata["courier.operation"] = .string(operation)
+            if attempt > 1 { metadata["courier.attempt"] = .string(String(attempt)) }
+            if let response { metadata["http.response.status_code"] = .string(String(response.status.code)) }
+            if duration > .zero || response != nil || error != nil { metadata["courier.duration_ms"] = .string(String(milliseconds)) }
+            if let outcome { metadata["http.response.body.size"] = .string(String(outcome.bytes)) }
+            if let cache = response?.cacheOutcome { metadata["courier.cache"] = .string(cache.rawValue) }
             return metadata
         }
 
         /// `GET https://… → 200 (41 ms, 1532 bytes)`
         func summary() -> String {
             guard let response else { return "\(method) \(url) failed after \(milliseconds) ms: \(Self.describe(error))" }
-            var text = "\(method) \(url) → \(response.status.code) (\(milliseconds) ms, \(outcome?.bytes ?? 0) bytes"
+            // Appended into one buffer sized up front: an interpolation sizes its buffer from the
+            // literals and grows it (copying) for the URL (callgrind: ≈ 1,500 instructions).
+            var text = ""
+            text.reserveCapacity(method.utf8.count + url.utf8.count + 64)
+            text += method
+            text += " "
+            text += url
+            text += " → "
+            text += String(response.status.code)
+            text += " ("
+            text += String(milliseconds)
+            text += " ms, "
+            text += String(outcome?.bytes ?? 0)
+            text += " bytes"
             if outcome?.abandoned == true { text += ", body not read to the end" }
             if let error = outcome?.error { text += ", body failed: \(Self.describe(error))" }
             if let cache = response.cacheOutcome { text += ", cache \(cache.rawValue)" }
-            return text + ")"
+            text += ")"
+            return text
         }
 
         func requestLines(emoji: Bool) -> String {

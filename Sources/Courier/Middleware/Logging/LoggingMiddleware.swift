@@ -50,6 +50,9 @@ public struct LoggingMiddleware: Middleware {
     private let style: Style
     private let redactedHeaders: Set<HTTPField.Name>
     private let redactedQueryItems: Set<String>
+    /// `redactedQueryItems` and the canonical names of `redactedHeaders`: the names body
+    /// redaction hides, built once rather than per request.
+    private let redactedNames: Set<String>
     /// The most bytes of a body that are logged.
     public let maxBodyBytes: Int
 
@@ -70,6 +73,7 @@ public struct LoggingMiddleware: Middleware {
         self.style = style
         self.redactedHeaders = Set(redactedHeaders.compactMap { HTTPField.Name($0) })
         self.redactedQueryItems = redactedQueryItems
+        self.redactedNames = redactedQueryItems.union(self.redactedHeaders.map(\.canonicalName))
         self.maxBodyBytes = max(0, maxBodyBytes)
     }
 
@@ -84,7 +88,8 @@ public struct LoggingMiddleware: Middleware {
 
         // The client's own secret names (APIConfiguration.sensitiveHeaders / sensitiveQueryNames) count too.
         let queryNames = context.sensitiveQueryNames.isEmpty ? redactedQueryItems : redactedQueryItems.union(context.sensitiveQueryNames)
-        var redactedNames = queryNames.union(redactedHeaders.map(\.canonicalName))
+        var redactedNames = self.redactedNames
+        if !context.sensitiveQueryNames.isEmpty { redactedNames.formUnion(context.sensitiveQueryNames) }
         if !context.sensitiveHeaders.isEmpty { redactedNames.formUnion(context.sensitiveHeaders.map(\.canonicalName)) }
         var transcript = Transcript(url: MiddlewareSupport.redactedURL(request, extraQueryNames: queryNames),
                                     method: request.method.rawValue, operation: context.operationName, attempt: context.attempt,
