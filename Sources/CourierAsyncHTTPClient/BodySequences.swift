@@ -81,6 +81,12 @@ struct ResponseBodySequence: AsyncSequence, Sendable {
         let readTimeout: Duration?
 
         mutating func next() async throws -> ArraySlice<UInt8>? {
+            try await nextBuffer().map { ArraySlice($0.readableBytesView) }
+        }
+
+        /// The next chunk as AsyncHTTPClient delivered it (the transport copies it once, where
+        /// it is kept), or `nil` at the end.
+        mutating func nextBuffer() async throws -> ByteBuffer? {
             let buffer: ByteBuffer?
             do {
                 if let readTimeout, ContinuousClock.now.advanced(by: readTimeout) <= deadline {
@@ -97,7 +103,7 @@ struct ResponseBodySequence: AsyncSequence, Sendable {
             if ContinuousClock.now > deadline {
                 throw Self.deadlinePassed
             }
-            return ArraySlice(buffer.readableBytesView)
+            return buffer
         }
 
         /// The next chunk, or a timeout error at the deadline — which cancels the wait, and so

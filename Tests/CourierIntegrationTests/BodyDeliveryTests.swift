@@ -1,14 +1,16 @@
 import Courier
 import CourierTestServer
 import Foundation
+import HTTPTypes
+import OpenAPIRuntime
 import Testing
 
 /// Bodies of every size arrive whole through `send`, and `stream(_:)` hands the head over before
 /// the body has arrived — whether a transport delivers a collected body in one piece or streams it.
 @Suite("Response bodies delivered whole or streamed over real transports")
 struct BodyDeliveryTests {
-    /// Sizes around the URLSession transport's whole-body buffer (256 KiB) and the server's
-    /// 16 KiB chunks.
+    /// Sizes around the transports' whole-body limit (256 KiB: a body the client collects anyway
+    /// is read whole by the transport up to that size) and the server's 16 KiB chunks.
     static let sizes = [0, 1, 16_384, 262_144, 262_145, 700_000]
 
     @Test("a body with Content-Length arrives byte for byte", arguments: TransportKind.allCases, sizes)
@@ -26,6 +28,38 @@ struct BodyDeliveryTests {
             let data = try await kind.client(for: server).send(Request<Data>(path: "/stream-bytes/\(size)"))
             #expect(data.count == size)
             #expect(data.allSatisfy { $0 == UInt8(ascii: "a") })
+        }
+    }
+
+    /// Records whether each response body left the transport in memory (`.multiple`) or as a
+    /// single-pass stream.
+    private struct RecordsBodyShape: Middleware {
+        let shapes: Locked<[IterationBehavior?]>
+
+        func intercept(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext,
+                       next: HTTPHandler) async throws -> (HTTPResponse, HTTPBody?) {
+            let (head, responseBody) = try await next(request, body, context)
+            shapes.withLock { $0.append(responseBody?.iterationBehavior) }
+            return (head, responseBody)
+        }
+    }
+
+    @Test("a body the client collects, up to 256 KiB, is read whole by the transport; a larger one, one under an idle timeout and a streamed request's are handed over unread",
+          arguments: TransportKind.allCases)
+    func wholeOrStreamed(_ kind: TransportKind) async throws {
+        try await withTestServer { (server: TestServer) async throws in
+            let shapes = Locked<[IterationBehavior?]>([])
+            let client = APIClient(configuration: APIConfiguration(baseURL: server.baseURL), transport: kind.makeTransport(),
+                                   middleware: [RecordsBodyShape(shapes: shapes)])
+            for size in [1, 262_144, 262_145] {
+                #expect(try await client.send(Request<Data>(path: "/bytes/\(size)")).count == size)
+            }
+            var idle = Request<Data>(path: "/bytes/100")
+            idle.options.idleTimeout = .seconds(30)
+            #expect(try await client.send(idle).count == 100)
+            let streamed = try await client.stream(for: Request<Data>(path: "/bytes/100"))
+            #expect(try await Data(collecting: try #require(streamed.body), upTo: 1000).count == 100)
+            #expect(shapes.withLock { $0 } == [.multiple, .multiple, .single, .single, .single])
         }
     }
 
