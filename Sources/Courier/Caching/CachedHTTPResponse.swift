@@ -9,8 +9,15 @@ public struct CachedHTTPResponse: Sendable, Equatable {
     /// The response head as received (or as refreshed by a `304 Not Modified`), without
     /// `Set-Cookie` fields: cookies are handled once, when the response arrives.
     public var response: HTTPResponse
-    /// The whole body.
-    public var body: Data
+    /// The whole body. (Kept as ``bytes``; reading this property copies them into a `Data`.)
+    public var body: Data {
+        get { Data(bytes) }
+        set { bytes = ArraySlice(newValue) }
+    }
+    /// The whole body as the chunk an `HTTPBody` carries: a stored response is served from it
+    /// without copying it (`HTTPBody(Data)` copies the bytes into such a chunk at each hit,
+    /// and the caller's collect copies them once more).
+    package var bytes: ArraySlice<UInt8>
     /// When the request that fetched it was sent (RFC 9111 `request_time`).
     public var requestDate: Date
     /// When the response was received (RFC 9111 `response_time`).
@@ -22,9 +29,16 @@ public struct CachedHTTPResponse: Sendable, Equatable {
     /// Creates a stored response.
     public init(key: HTTPCacheKey, response: HTTPResponse, body: Data, requestDate: Date, responseDate: Date,
                 varyingRequestFields: [String: String] = [:]) {
+        self.init(key: key, response: response, bytes: ArraySlice(body), requestDate: requestDate, responseDate: responseDate,
+                  varyingRequestFields: varyingRequestFields)
+    }
+
+    /// Creates a stored response from the body's bytes as they are kept.
+    package init(key: HTTPCacheKey, response: HTTPResponse, bytes: ArraySlice<UInt8>, requestDate: Date, responseDate: Date,
+                 varyingRequestFields: [String: String] = [:]) {
         self.key = key
         self.response = response
-        self.body = body
+        self.bytes = bytes
         self.requestDate = requestDate
         self.responseDate = responseDate
         self.varyingRequestFields = varyingRequestFields
@@ -36,7 +50,7 @@ public struct CachedHTTPResponse: Sendable, Equatable {
         // The key's length as ``HTTPCacheKey/text`` has it (give or take an escaped newline),
         // without building the text: a store computes this for every entry it keeps.
         let keyLength = key.namespace.utf8.count + key.method.utf8.count + key.url.utf8.count + (key.credentials?.utf8.count ?? 1) + 3
-        var total = body.count + keyLength + 64
+        var total = bytes.count + keyLength + 64
         for field in response.headerFields { total += field.name.rawName.utf8.count + field.value.utf8.count + 4 }
         for (name, value) in varyingRequestFields { total += name.utf8.count + value.utf8.count + 4 }
         return total

