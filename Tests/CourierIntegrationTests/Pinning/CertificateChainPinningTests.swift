@@ -24,7 +24,7 @@ struct CertificateChainPinningTests {
         tls.trustRoots = .certificates(authorities.map(\.certificate))
         configuration.tlsConfiguration = tls
         let transport = PinningAsyncHTTPClientTransport(pinning: pinning, configuration: configuration)
-        let client = APIClient(configuration: APIConfiguration(baseURL: URL(string: "https://\(host):\(server.port)")!, timeout: .seconds(10)),
+        let client = APIClient(configuration: APIConfiguration(baseURL: URL(string: "https://\(host):\(server.port)")!, timeout: .seconds(30)),
                                transport: transport)
         let result: Result<Data, any Error>
         do { result = .success(try await client.send(Request<Data>(path: "/ok"))) } catch { result = .failure(error) }
