@@ -10,7 +10,11 @@ import Testing
 /// The fault server over TLS, with certificates generated in the test: faults under TLS are
 /// still typed errors, and a certificate the client must refuse is refused before any request
 /// byte reaches the server.
-@Suite("Fault injection over TLS")
+// Serialized, as the pinning suites are: a refused certificate makes AsyncHTTPClient retry the
+// handshake until the request's deadline (9–13 handshakes in 2 s), on the event loops every
+// AsyncHTTPClient test shares; run side by side in a debug build (BoringSSL unoptimized), these
+// storms held other TLS requests past their 10 s deadline on a loaded run.
+@Suite("Fault injection over TLS", .serialized)
 struct TLSFaultTests {
     /// Which certificate the server presents.
     enum Leaf: String, CaseIterable, Sendable, CustomTestStringConvertible {
