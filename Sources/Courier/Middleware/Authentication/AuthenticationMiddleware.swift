@@ -77,35 +77,42 @@ public struct AuthenticationMiddleware: Middleware {
         }
     }
 
-    private let credentials: Credentials
-    /// A fixed header credential, checked once here rather than on every request.
-    private enum FixedHeader: Sendable {
-        /// The field to send.
-        case valid(HTTPField)
-        /// Why it cannot be sent: thrown by each request, so none goes out without it.
-        case invalid(InvalidHeaderError)
+    /// The credentials as each request gets them, resolved once, in `init`: a fixed header is
+    /// checked there rather than on every request.
+    private enum Resolved: Sendable {
+        /// A fixed header, checked.
+        case header(HTTPField)
+        /// A fixed header that cannot be sent: each request throws this, so none goes out
+        /// without it.
+        case invalidHeader(InvalidHeaderError)
+        /// A query parameter appended to each request.
+        case query(name: String, value: String)
+        /// Tokens from a provider, refreshed on `401`.
+        case tokens(TokenRefresher)
     }
 
-    /// The checked field of a `.header` credential; `nil` for the other kinds.
-    private let fixedHeader: FixedHeader?
+    /// What each request gets.
+    private let resolved: Resolved
 
     /// Creates the middleware.
     public init(_ credentials: Credentials) {
-        self.credentials = credentials
-        guard case .header(let name, let value) = credentials.kind else {
-            fixedHeader = nil
-            return
-        }
-        do {
-            fixedHeader = .valid(try HeaderValidation.field(name: name, value: value))
-        } catch {
-            fixedHeader = .invalid(error as? InvalidHeaderError ?? InvalidHeaderError(name: name, reason: "\(error)"))
+        switch credentials.kind {
+        case .header(let name, let value):
+            do {
+                resolved = .header(try HeaderValidation.field(name: name, value: value))
+            } catch {
+                resolved = .invalidHeader(error as? InvalidHeaderError ?? InvalidHeaderError(name: name, reason: "\(error)"))
+            }
+        case .query(let name, let value):
+            resolved = .query(name: name, value: value)
+        case .tokens(let refresher):
+            resolved = .tokens(refresher)
         }
     }
 
     /// The refresher, when the credentials come from a ``TokenProvider``.
     public var refresher: TokenRefresher? {
-        if case .tokens(let refresher) = credentials.kind { return refresher }
+        if case .tokens(let refresher) = resolved { return refresher }
         return nil
     }
 
@@ -119,14 +126,10 @@ public struct AuthenticationMiddleware: Middleware {
         var request = request
         var context = context
         context.carriesCredentials = true
-        switch credentials.kind {
-        case .header(let name, _):
-            let field: HTTPField
-            switch fixedHeader {
-            case .valid(let checked): field = checked
-            case .invalid(let error): throw error
-            case nil: throw InvalidHeaderError(name: name, reason: "the header was not checked")   // unreachable: set by init
-            }
+        switch resolved {
+        case .invalidHeader(let error):
+            throw error
+        case .header(let field):
             request.headerFields.replace(with: field)
             if field.name != .authorization { context.sensitiveHeaders.insert(field.name) }
             return try await next(request, body, context)
