@@ -153,7 +153,8 @@ struct DeadPooledConnectionTests {
     func staleConnection(_ kind: TransportKind) async throws {
         let server = try await FaultServer.start()
         do {
-            let client = APIClient(configuration: APIConfiguration(baseURL: server.baseURL, timeout: .seconds(10)), transport: kind.makeTransport())
+            // 30 s: a loaded debug run has held one of these AsyncHTTPClient requests past 10 s.
+            let client = APIClient(configuration: APIConfiguration(baseURL: server.baseURL, timeout: .seconds(30)), transport: kind.makeTransport())
             for method: HTTPRequest.Method in [.get, .post, .get] {
                 _ = try await client.send(Request<Data>(method: method, path: "/ok-then-close", query: [.init(name: "ms", value: "20")]))
                 try await Task.sleep(for: .milliseconds(400))   // the server closes the idle connection meanwhile (room for a loaded 2-core run)

@@ -43,7 +43,7 @@ struct TLSFaultTests {
     /// A fresh authority, an HTTPS fault server presenting `leaf`, and an AsyncHTTPClient-backed
     /// client trusting the authority; everything is stopped afterwards.
     private func withAsyncHTTPClient(
-        _ leaf: Leaf, timeout: Duration = .seconds(10),
+        _ leaf: Leaf, timeout: Duration = .seconds(30),
         _ body: (APIClient, FaultServer) async throws -> Void
     ) async throws {
         let authority = try TestCertificateAuthority()
