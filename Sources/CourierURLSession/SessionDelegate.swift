@@ -61,11 +61,26 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, URLSessionDownloa
     func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
                     completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
         guard Self.httpAuthenticationMethods.contains(challenge.protectionSpace.authenticationMethod) else {
-            completionHandler(.performDefaultHandling, nil)   // server trust, client certificates
+            Self.answer(challenge: completionHandler, with: .performDefaultHandling)   // server trust, client certificates
             return
         }
         handler(for: task)?.willRejectAuthenticationChallenge()
-        completionHandler(.rejectProtectionSpace, nil)
+        Self.answer(challenge: completionHandler, with: .rejectProtectionSpace)
+    }
+
+    /// Calls a challenge's completion handler. On Linux the delegate runs on the session's work
+    /// queue (``InlineDelegateQueue``), and FoundationNetworking's handler cancels or suspends
+    /// the task with `workQueue.sync`, which would deadlock there: it is called from another
+    /// queue.
+    private static func answer(challenge completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void,
+                               with disposition: URLSession.AuthChallengeDisposition) {
+        #if canImport(FoundationNetworking)
+        // The handler is FoundationNetworking's, safe to call from any thread; it is not declared Sendable.
+        nonisolated(unsafe) let completionHandler = completionHandler
+        DispatchQueue.global().async { completionHandler(disposition, nil) }
+        #else
+        completionHandler(disposition, nil)
+        #endif
     }
 
     /// The challenges a server makes with `401` + `WWW-Authenticate`.

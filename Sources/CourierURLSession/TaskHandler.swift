@@ -8,15 +8,20 @@ import FoundationNetworking
 
 /// The life of one `URLSessionDataTask` (or download task), as a small state machine: waiting for the head →
 /// (buffering a small body →) streaming the body → finished. Events come from the session's
-/// delegate queue, cancellation from any thread; every transition happens under one lock and
-/// continuations are resumed outside it.
+/// delegate queue — on Linux, the session's own work queue (see ``InlineDelegateQueue``) —,
+/// cancellation from any thread; every transition happens under one lock and continuations are
+/// resumed outside it.
 ///
 /// When the client collects the whole body anyway (``RequestContext/collectsResponseBody``), the
 /// head is held back and the body gathered until the task completes, up to `bufferLimit` bytes:
 /// the caller is then woken once per request, as with `URLSession.data(for:)`, instead of once for
-/// the head, once per chunk and once for the end (three thread hand-offs on Linux, where every
-/// delegate call is an `OperationQueue` operation). A body that outgrows the buffer is streamed
+/// the head, once per chunk and once for the end. A body that outgrows the buffer is streamed
 /// from there on, so the size limit is still enforced while it arrives.
+///
+/// On Linux the events run on the session's work queue, so nothing here waits, calls the task
+/// synchronously (`cancel()` is dispatched) or runs the caller's code: progress handlers run on
+/// ``callbackQueue``, and a task that reports progress is completed there too, after its last
+/// report.
 final class TaskHandler: Sendable {
     enum CancelReason: Sendable, Equatable {
         case cancelled, timeout
@@ -26,7 +31,7 @@ final class TaskHandler: Sendable {
         case undecodedCoding(String)
     }
 
-    private enum State {
+    private enum State: Sendable {
         case idle
         case waitingForHead(CheckedContinuation<(HTTPResponse, HTTPBody?), any Error>)
         case buffering(CheckedContinuation<(HTTPResponse, HTTPBody?), any Error>, HTTPResponse, [UInt8])
@@ -64,7 +69,7 @@ final class TaskHandler: Sendable {
     private let onFinish: Locked<(@Sendable () -> Void)?>
     /// Pauses the transfer while the reader of a streamed body lags (`nil`: never paused).
     private let flow: ReceiveFlow?
-    /// Where a download's body is written on the delegate queue, for a status in
+    /// Where a download's body is written as it arrives (on the delegate queue), for a status in
     /// `sinkStatuses` (see ``ResponseBodySink``).
     private let sink: ResponseBodySink?
     private let sinkStatuses: Set<Int>
@@ -87,6 +92,25 @@ final class TaskHandler: Sendable {
         self.onFinish = Locked(onFinish)
     }
 
+    /// Where the caller's progress handlers run on Linux: one serial queue, so reports keep their
+    /// order, and off the session's work queue, where a handler that waits or uses URLSession
+    /// would stall or deadlock every URLSession request in the process.
+    static let callbackQueue = DispatchQueue(label: "courier.urlsession.callbacks")
+
+    /// Runs `work`, which runs the caller's code: on ``callbackQueue`` on Linux, at once elsewhere
+    /// (the delegate's own `OperationQueue`).
+    private static func runCallerCode(_ work: @escaping @Sendable () -> Void) {
+        #if canImport(FoundationNetworking)
+        callbackQueue.async(execute: work)
+        #else
+        work()
+        #endif
+    }
+
+    /// Whether this task reports progress to the caller (whose reports go through
+    /// ``runCallerCode(_:)``, and the completion after them).
+    private var reportsProgress: Bool { progress != nil || sink?.reportsProgress == true }
+
     /// Runs the `onFinish` action, the first time only.
     private func finish() {
         let action = onFinish.withLock { action -> (@Sendable () -> Void)? in
@@ -98,7 +122,8 @@ final class TaskHandler: Sendable {
 
     /// The session has sent `totalBytesSent` bytes of the request body.
     func didSend(totalBytesSent: Int64) {
-        progress?.sent(totalBytesSent)
+        guard let progress else { return }
+        Self.runCallerCode { progress.sent(totalBytesSent) }
     }
 
     func start(continuation: CheckedContinuation<(HTTPResponse, HTTPBody?), any Error>, deadline: ContinuousClock.Instant) {
@@ -143,7 +168,14 @@ final class TaskHandler: Sendable {
             }
             return true
         }
-        if first { task.cancel() }
+        guard first else { return }
+        #if canImport(FoundationNetworking)
+        // May be called on the session's work queue (a delegate event), where `cancel()`'s
+        // `workQueue.sync` would deadlock (Swift 6.3's FoundationNetworking).
+        DispatchQueue.global().async { [task] in task.cancel() }
+        #else
+        task.cancel()
+        #endif
     }
 
     /// The reader took `count` bytes of the streamed body; resumes a paused transfer once the
@@ -256,7 +288,7 @@ final class TaskHandler: Sendable {
             // On the delegate queue, in arrival order: the bytes reach the file before the
             // next chunk is taken from libcurl, so nothing piles up in memory.
             do {
-                try sink?.write(data)
+                if let sink, let report = try sink.write(data) { Self.runCallerCode { sink.report(report) } }
                 signal?.yield(Data())
             } catch {
                 box.withLock { $0.sinkError = error }
@@ -272,9 +304,7 @@ final class TaskHandler: Sendable {
     /// has written `total` bytes of the body to its own file (`expected`: the length, or −1).
     ///
     /// The session writes each chunk to that file as it arrives (FoundationNetworking on its own
-    /// queue, before telling the delegate), so nothing piles up in memory however far the
-    /// delegate queue lags — unlike a data task's chunks, each of which waits in the delegate
-    /// queue with its bytes. FoundationNetworking tells a download task's delegate nothing when
+    /// queue, before telling the delegate), so nothing piles up in memory. FoundationNetworking tells a download task's delegate nothing when
     /// the head arrives, and sets the task's `response` only at the end, so the head is
     /// delivered then; meanwhile the bytes count for the sink's progress and limit.
     func didWrite(totalBytesWritten total: Int64, expected: Int64) {
@@ -298,7 +328,7 @@ final class TaskHandler: Sendable {
         guard counts else { return }
         do {
             if expected >= 0 { sink.setTotal(expected) }
-            try sink.written(total: total)
+            if let report = try sink.written(total: total) { Self.runCallerCode { sink.report(report) } }
             signal?.yield(Data())
         } catch {
             box.withLock { $0.sinkError = error }
@@ -318,7 +348,7 @@ final class TaskHandler: Sendable {
         guard let stream else { return }
         if sinking {
             do {
-                try sink?.adoptFile(at: location)
+                if let sink, let report = try sink.adoptFile(at: location) { Self.runCallerCode { sink.report(report) } }
             } catch {
                 box.withLock { $0.sinkError = error }   // the completion reports it
             }
@@ -380,6 +410,16 @@ final class TaskHandler: Sendable {
         if reason == .sinkFailed || reason == nil, let sinkError {
             mapped = TransportError(.other, "writing the downloaded body failed: \(sinkError)", underlying: sinkError)
         }
+        if reportsProgress {
+            // After the last progress report: the caller sees 100 % before the request returns.
+            Self.runCallerCode { [mapped] in self.deliverEnd(of: state, error: mapped) }
+        } else {
+            deliverEnd(of: state, error: mapped)
+        }
+    }
+
+    /// Ends the request in `state`: its response or `error`, or the end of its streamed body.
+    private func deliverEnd(of state: State, error mapped: (any Error)?) {
         switch state {
         case .waitingForHead(let continuation):
             continuation.resume(throwing: mapped ?? TransportError(.other, "the task completed without a response"))

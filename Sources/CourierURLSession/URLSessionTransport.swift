@@ -68,9 +68,7 @@ public final class URLSessionTransport: Transport {
                 temporaryDirectory: URL = FileManager.default.temporaryDirectory) {
         self.temporaryDirectory = temporaryDirectory
         let delegate = SessionDelegate()
-        let queue = OperationQueue()
-        queue.name = "courier.urlsession.delegate"
-        queue.maxConcurrentOperationCount = 1
+        let queue = URLSessionTransport.makeDelegateQueue(label: "courier.urlsession.delegate")
         self.delegate = delegate
         self.delegateQueue = queue
         self.session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)

@@ -42,20 +42,32 @@ package final class ResponseBodySink: Sendable {
 
     /// A transport that writes the body to a file of its own (a URLSession download task)
     /// reports how far it is: `total` bytes so far. Throws ``LimitExceeded`` past the limit.
-    package func written(total: Int64) throws {
-        let report = try state.withLock { state -> TransferProgress? in
+    ///
+    /// Returns the progress to pass to ``report(_:)`` (`nil`: nothing to report). The transport
+    /// reports it where the caller's handler may run — not on a queue the handler could block.
+    package func written(total: Int64) throws -> TransferProgress? {
+        try state.withLock { state -> TransferProgress? in
             guard state.handle != nil else { return nil }
             if let limit, total > limit { throw LimitExceeded(limit: limit) }
             state.written = total
             return progress == nil ? nil : TransferProgress(completedBytes: total, totalBytes: state.total)
         }
-        if let report { progress?(report) }
+    }
+
+    /// Whether the caller gave a progress handler.
+    package var reportsProgress: Bool { progress != nil }
+
+    /// Tells the caller's progress handler `progress` (one that ``write(_:)``, ``written(total:)``
+    /// or ``adoptFile(at:)`` returned).
+    package func report(_ progress: TransferProgress) {
+        self.progress?(progress)
     }
 
     /// The transport's file, `location`, holds the whole body: it replaces the sink's file
     /// (renamed over it, or copied into it when it is on another volume). Throws
-    /// ``LimitExceeded`` past the limit, or the file system's error.
-    package func adoptFile(at location: URL) throws {
+    /// ``LimitExceeded`` past the limit, or the file system's error. Returns the progress to
+    /// pass to ``report(_:)``.
+    package func adoptFile(at location: URL) throws -> TransferProgress? {
         guard let file else { throw CocoaError(.fileWriteUnknown) }
         try state.withLock { state in
             guard let handle = state.handle else { return }
@@ -73,7 +85,8 @@ package final class ResponseBodySink: Sendable {
             }
             state.written = size
         }
-        progress?(TransferProgress(completedBytes: bytesWritten, totalBytes: state.withLock { $0.total }))
+        guard progress != nil else { return nil }
+        return state.withLock { TransferProgress(completedBytes: $0.written, totalBytes: $0.total) }
     }
 
     /// The most bytes the body may have (`nil`: no limit).
@@ -89,9 +102,10 @@ package final class ResponseBodySink: Sendable {
     /// The body's length when known (for progress).
     package func setTotal(_ total: Int64?) { state.withLock { $0.total = total } }
 
-    /// Writes one chunk; throws ``LimitExceeded`` past the limit, or the file's error.
-    package func write(_ data: Data) throws {
-        let report = try state.withLock { state -> TransferProgress? in
+    /// Writes one chunk; throws ``LimitExceeded`` past the limit, or the file's error. Returns
+    /// the progress to pass to ``report(_:)``.
+    package func write(_ data: Data) throws -> TransferProgress? {
+        try state.withLock { state -> TransferProgress? in
             guard let handle = state.handle else { return nil }
             let written = state.written + Int64(data.count)
             if let limit, written > limit { throw LimitExceeded(limit: limit) }
@@ -99,7 +113,6 @@ package final class ResponseBodySink: Sendable {
             state.written = written
             return progress == nil ? nil : TransferProgress(completedBytes: written, totalBytes: state.total)
         }
-        if let report { progress?(report) }
     }
 
     /// Stops writing (the client closes the file).

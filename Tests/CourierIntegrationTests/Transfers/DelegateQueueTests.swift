@@ -1,0 +1,88 @@
+import Courier
+import CourierTestServer
+@testable import CourierURLSession
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// Where `URLSessionTransport`'s session delegate runs, and where the caller's progress handlers
+/// run. On Linux the delegate runs in place on FoundationNetworking's work queue (no operation,
+/// no thread hand-off, no chunk waiting in a queue with its bytes); progress handlers run on a
+/// queue of their own, so a handler that uses URLSession cannot deadlock the process, and the
+/// last report comes before the request returns.
+@Suite("The URLSession delegate queue and progress handlers")
+struct DelegateQueueTests {
+    #if canImport(FoundationNetworking)
+    @Test("delegate calls run in place, in the order they are added, and never wait in the queue")
+    func inlineQueueRunsInPlace() {
+        let queue = InlineDelegateQueue(label: "test")
+        let order = Locked<[Int]>([])
+        let caller = pthread_self()
+        for index in 0..<100 {
+            queue.addOperation {
+                let sameThread = pthread_equal(pthread_self(), caller) != 0
+                #expect(sameThread)
+                order.withLock { $0.append(index) }
+            }
+            #expect(order.withLock { $0.count } == index + 1)   // done before addOperation returned
+            #expect(queue.operationCount == 0)
+        }
+        #expect(order.withLock { $0 } == Array(0..<100))
+    }
+    #endif
+
+    /// A handler that creates a URLSession task: on FoundationNetworking that does `workQueue.sync`
+    /// on a queue that targets the process-wide URLSession queue, which deadlocks (or traps) if
+    /// the handler runs on that queue — as it would if the inline delegate called it directly.
+    private static func useURLSession(_ session: URLSession, _ url: URL) {
+        session.dataTask(with: url).cancel()
+    }
+
+    @Test("an upload's progress handler may use URLSession; 100 % is reported before upload returns",
+          .timeLimit(.minutes(1)), arguments: TransportKind.allCases)
+    func uploadProgressHandlerUsesURLSession(_ kind: TransportKind) async throws {
+        let size = 4 * 1024 * 1024
+        let dir = try Transfers.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("payload.bin")
+        try Transfers.writePayload(count: size, to: file, checksummed: false)
+        let other = URLSession(configuration: .ephemeral)
+        defer { other.invalidateAndCancel() }
+        try await withTestServer { server in
+            let client = APIClient(configuration: APIConfiguration(baseURL: server.baseURL), transport: Transfers.transport(kind))
+            let log = ProgressLog()
+            let url = server.baseURL
+            let receipt = try await client.upload(Request<TransferReceipt>(method: .put, path: "/transfers/upload/\(UUID().uuidString)"),
+                                                  fromFile: file) { progress in
+                Self.useURLSession(other, url)
+                log.append(progress)
+            }
+            #expect(receipt.bytes == "\(size)")
+            #expect(log.last == TransferProgress(completedBytes: Int64(size), totalBytes: Int64(size)))
+        }
+    }
+
+    @Test("a download's progress handler may use URLSession; 100 % is reported before download returns",
+          .timeLimit(.minutes(1)), arguments: TransportKind.allCases)
+    func downloadProgressHandlerUsesURLSession(_ kind: TransportKind) async throws {
+        let size = 4 * 1024 * 1024
+        let dir = try Transfers.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let other = URLSession(configuration: .ephemeral)
+        defer { other.invalidateAndCancel() }
+        try await withTestServer { server in
+            let client = kind.client(for: server)
+            let log = ProgressLog()
+            let url = server.baseURL
+            let result = try await client.download(Request<Data>(path: "/transfers/download/\(UUID().uuidString)/\(size)"),
+                                                   to: dir.appendingPathComponent("d")) { progress in
+                Self.useURLSession(other, url)
+                log.append(progress)
+            }
+            #expect(result.byteCount == Int64(size))
+            #expect(log.last?.completedBytes == Int64(size))
+        }
+    }
+}
