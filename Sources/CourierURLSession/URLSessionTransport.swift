@@ -53,6 +53,8 @@ public final class URLSessionTransport: Transport {
     public let temporaryDirectory: URL
     private let delegate: SessionDelegate
     private let delegateQueue: OperationQueue
+    /// Ends each request at its deadline; the session's own timeout is a backstop.
+    private let deadlines = DeadlineWatch()
     /// The session for requests whose client keeps a `CookieJar` (``RequestContext/usesCookieJar``):
     /// the same configuration without a cookie store, made on first use. A second session
     /// because FoundationNetworking ignores `URLRequest.httpShouldHandleCookies` — only the
@@ -127,7 +129,7 @@ public final class URLSessionTransport: Transport {
         var urlRequest = URLRequest(url: url)
         urlRequest.httpMethod = request.method.rawValue
         if context.usesCookieJar { urlRequest.httpShouldHandleCookies = false }   // the client's CookieJar alone decides (see session(for:))
-        // The session's own timer is a backstop; the handler's watchdog enforces the exact
+        // The session's own timer is a backstop; the transport's DeadlineWatch enforces the exact
         // deadline. FoundationNetworking reads `timeoutInterval` in whole seconds, rounded down
         // (0.7 s would time out at once), so there it is rounded up.
         let remaining = context.remainingTime.clampedToLongestWait.secondsValue
@@ -197,7 +199,7 @@ public final class URLSessionTransport: Transport {
         // transfer, so a body passed on to the client's task would pile up in memory whenever
         // that task waits for a thread): through a download task when the sink adopts files,
         // else written chunk by chunk on the delegate queue.
-        let handler = TaskHandler(task: task, isHead: request.method == .head, bufferLimit: bufferLimit,
+        let handler = TaskHandler(task: task, deadlines: deadlines, isHead: request.method == .head, bufferLimit: bufferLimit,
                                   progress: upload?.progress, flow: flow, sink: context.responseBodySink,
                                   sinkStatuses: context.acceptableStatusCodes, spillDirectory: temporaryDirectory, onFinish: onFinish)
         delegate.register(handler, for: task)
