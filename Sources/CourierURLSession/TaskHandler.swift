@@ -340,6 +340,12 @@ final class TaskHandler: Sendable {
     /// A download task's file, `location`, holds the whole body (and is removed when this
     /// returns): it becomes the sink's file, or — for a status the client does not accept, whose
     /// body explains an error — its bytes go to the body stream, up to the sink's limit + 1.
+    ///
+    /// The file is renamed into place, which is instant. When the destination is on another
+    /// volume than the session's temporary directory the bytes are copied instead, before this
+    /// returns — on Linux on the session's work queue, which every URLSession request in the
+    /// process shares, for as long as the copy takes. Keep large downloads' destinations on the
+    /// temporary directory's volume.
     func didFinishDownloading(to location: URL) {
         deliverDownloadHeadIfWaiting()
         let (sinking, stream) = box.withLock { box -> (Bool, BodyOutlet?) in
