@@ -86,3 +86,48 @@ struct DelegateQueueTests {
         }
     }
 }
+
+#if canImport(FoundationNetworking)
+/// A session delegate that drops the last reference to a `URLSessionTransport` when the head of
+/// its request arrives — on FoundationNetworking's work queue, since it runs on an
+/// ``InlineDelegateQueue`` — and reports the request's end.
+private final class TransportDropper: NSObject, URLSessionDataDelegate, Sendable {
+    let transport = Locked<URLSessionTransport?>(URLSessionTransport())
+    let ended = Locked<CheckedContinuation<(any Error)?, Never>?>(nil)
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+        let dropped = transport.withLock { transport -> URLSessionTransport? in
+            defer { transport = nil }
+            return transport
+        }
+        _ = dropped   // released here, on the work queue
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        ended.withLock { $0 }?.resume(returning: error)
+    }
+}
+
+extension DelegateQueueTests {
+    /// The last reference to a transport can go on FoundationNetworking's work queue (with the
+    /// handler of a request whose progress closure captured the client). Its `deinit` calls
+    /// `finishTasksAndInvalidate()`, which only schedules work on the session's queue; a
+    /// `deinit` that waited there (`invalidateAndCancel()` does `workQueue.sync`) would trap.
+    @Test("a transport released on FoundationNetworking's work queue does not deadlock", .timeLimit(.minutes(1)))
+    func transportReleasedOnTheWorkQueue() async throws {
+        try await withTestServer { server in
+            let dropper = TransportDropper()
+            let session = URLSession(configuration: .ephemeral, delegate: dropper, delegateQueue: InlineDelegateQueue(label: "test"))
+            defer { session.finishTasksAndInvalidate() }
+            let error = await withCheckedContinuation { continuation in
+                dropper.ended.withLock { $0 = continuation }
+                session.dataTask(with: server.baseURL.appendingPathComponent("users/1")).resume()
+            }
+            #expect(error == nil)
+            #expect(dropper.transport.withLock { $0 } == nil)
+        }
+    }
+}
+#endif
