@@ -22,10 +22,15 @@ import FoundationNetworking
 ///
 /// The contract for the delegate, which ``SessionDelegate`` and ``TaskHandler`` keep: a call
 /// does a little bookkeeping and returns. It never waits, never runs the caller's code (progress
-/// handlers go to ``TaskHandler/callbackQueue``), and never calls back into the session or its
-/// tasks synchronously — `cancel()`, `suspend()` and a challenge's completion handler do
-/// `workQueue.sync` in Swift 6.3's FoundationNetworking, which on that very queue would deadlock
-/// every URLSession in the process; they are dispatched instead.
+/// handlers run on a queue of their task's), never lets go of the caller's closures there, and
+/// never calls back into the session or its tasks synchronously — `cancel()`, `suspend()` and a
+/// challenge's completion handler do `workQueue.sync` in Swift 6.3's FoundationNetworking, which
+/// on that very queue would deadlock every URLSession in the process; they are dispatched
+/// instead.
+///
+/// The same holds for anything else the session hands to its delegate queue: the completion
+/// handlers of tasks made on ``URLSessionTransport/session`` directly, and `getAllTasks`'. That
+/// is why the transport's `session` says so.
 ///
 /// Only the block form is redirected, the form FoundationNetworking uses for every delegate
 /// call; an `Operation` added as such takes `OperationQueue`'s own path. On Apple platforms,

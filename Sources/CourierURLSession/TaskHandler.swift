@@ -18,10 +18,11 @@ import FoundationNetworking
 /// the head, once per chunk and once for the end. A body that outgrows the buffer is streamed
 /// from there on, so the size limit is still enforced while it arrives.
 ///
-/// On Linux the events run on the session's work queue, so nothing here waits, calls the task
-/// synchronously (`cancel()` is dispatched) or runs the caller's code: progress handlers run on
-/// ``callbackQueue``, and a task that reports progress is completed there too, after its last
-/// report.
+/// On Linux the events run on the session's work queue, so nothing here waits on that queue
+/// (`cancel()` is dispatched to ``cancelQueue``) or runs the caller's code: progress handlers
+/// run on the task's own serial `callbacks` queue, and a task that reports progress delivers its
+/// head and its end there too, after the reports before them — and lets go of the caller's
+/// closures there, never on the work queue.
 final class TaskHandler: Sendable {
     enum CancelReason: Sendable, Equatable {
         case cancelled, timeout
@@ -66,15 +67,21 @@ final class TaskHandler: Sendable {
     private let isHead: Bool
     /// The most body bytes held back before the head is delivered (`nil`: stream from the head on).
     private let bufferLimit: Int?
-    /// Told what the session has sent of the request body (`didSendBodyData`).
-    private let progress: UploadProgressReporter?
+    /// The objects that hold the caller's progress closures — the upload's reporter, told what
+    /// the session has sent of the request body (`didSendBodyData`), and the download's sink.
+    /// Let go of when the end is delivered (see ``deliverEnd(of:error:)``): for a task that
+    /// reports progress that is on its `callbacks` queue, so whatever the closures captured is
+    /// never released on the session's work queue, where a `deinit` that waited on URLSession
+    /// would deadlock.
+    private let callerObjects: Locked<(progress: UploadProgressReporter?, sink: ResponseBodySink?)>
+    private var progress: UploadProgressReporter? { callerObjects.withLock { $0.progress } }
     /// Run once when the task has ended, however it ended (removes a temporary upload file).
     private let onFinish: Locked<(@Sendable () -> Void)?>
     /// Pauses the transfer while the reader of a streamed body lags (`nil`: never paused).
     private let flow: ReceiveFlow?
     /// Where a download's body is written as it arrives (on the delegate queue), for a status in
     /// `sinkStatuses` (see ``ResponseBodySink``).
-    private let sink: ResponseBodySink?
+    private var sink: ResponseBodySink? { callerObjects.withLock { $0.sink } }
     private let sinkStatuses: Set<Int>
     /// Where a streamed body that cannot be paused spills what its reader has not taken past
     /// 1 MiB (`nil`: it stays in memory). See ``SpillingChunkBuffer``.
@@ -87,33 +94,41 @@ final class TaskHandler: Sendable {
         self.task = task
         self.deadlines = deadlines
         self.spillDirectory = flow == nil ? spillDirectory : nil
-        self.sink = sink
         self.sinkStatuses = sinkStatuses
         self.flow = flow
         self.isHead = isHead
         self.bufferLimit = bufferLimit
-        self.progress = progress
+        self.callerObjects = Locked((progress: progress, sink: sink))
         self.onFinish = Locked(onFinish)
-    }
-
-    /// Where the caller's progress handlers run on Linux: one serial queue, so reports keep their
-    /// order, and off the session's work queue, where a handler that waits or uses URLSession
-    /// would stall or deadlock every URLSession request in the process.
-    static let callbackQueue = DispatchQueue(label: "courier.urlsession.callbacks")
-
-    /// Runs `work`, which runs the caller's code: on ``callbackQueue`` on Linux, at once elsewhere
-    /// (the delegate's own `OperationQueue`).
-    private static func runCallerCode(_ work: @escaping @Sendable () -> Void) {
         #if canImport(FoundationNetworking)
-        callbackQueue.async(execute: work)
+        let reports = progress != nil || sink?.reportsProgress == true
+        self.callbacks = reports ? DispatchQueue(label: "courier.urlsession.progress", target: .global()) : nil
         #else
-        work()
+        self.callbacks = nil
         #endif
     }
 
+    /// Where the caller's progress handlers run on Linux, for a task that reports progress: a
+    /// serial queue of the task's own, so its reports keep their order, off the session's work
+    /// queue — where a handler that waits or uses URLSession would stall or deadlock every
+    /// URLSession request in the process — and apart from other tasks' handlers, so a slow one
+    /// holds back only its own request. `nil` elsewhere, and for a task without progress.
+    private let callbacks: DispatchQueue?
+
+    /// Where `task.cancel()` runs on Linux: it does `workQueue.sync`, which would deadlock on the
+    /// work queue the delegate runs on. One serial queue, so that many requests ending at once
+    /// (a shared deadline) do not each hold a thread waiting for the work queue.
+    static let cancelQueue = DispatchQueue(label: "courier.urlsession.cancel")
+
+    /// Runs `work`, which runs the caller's code (or must come after it): on ``callbacks`` when
+    /// the task has one, at once otherwise.
+    private func runCallerCode(_ work: @escaping @Sendable () -> Void) {
+        if let callbacks { callbacks.async(execute: work) } else { work() }
+    }
+
     /// Whether this task reports progress to the caller (whose reports go through
-    /// ``runCallerCode(_:)``, and the completion after them).
-    private var reportsProgress: Bool { progress != nil || sink?.reportsProgress == true }
+    /// ``runCallerCode(_:)``, and the head and the end after them).
+    var reportsProgress: Bool { progress != nil || sink?.reportsProgress == true }
 
     /// Runs the `onFinish` action, the first time only.
     private func finish() {
@@ -127,7 +142,7 @@ final class TaskHandler: Sendable {
     /// The session has sent `totalBytesSent` bytes of the request body.
     func didSend(totalBytesSent: Int64) {
         guard let progress else { return }
-        Self.runCallerCode { progress.sent(totalBytesSent) }
+        runCallerCode { progress.sent(totalBytesSent) }
     }
 
     func start(continuation: CheckedContinuation<(HTTPResponse, HTTPBody?), any Error>, deadline: ContinuousClock.Instant) {
@@ -173,7 +188,7 @@ final class TaskHandler: Sendable {
         #if canImport(FoundationNetworking)
         // May be called on the session's work queue (a delegate event), where `cancel()`'s
         // `workQueue.sync` would deadlock (Swift 6.3's FoundationNetworking).
-        DispatchQueue.global().async { [task] in task.cancel() }
+        Self.cancelQueue.async { [task] in task.cancel() }
         #else
         task.cancel()
         #endif
@@ -246,7 +261,9 @@ final class TaskHandler: Sendable {
             }
         }
         guard let waiting else { return }
-        waiting.resume(returning: (head, body))
+        // After the progress reports before it: a retry or redirect that follows this head
+        // resets the reporter, and a stale report must not come after that.
+        runCallerCode { waiting.resume(returning: (head, body)) }
     }
 
     func didReceive(data: Data) {
@@ -289,7 +306,7 @@ final class TaskHandler: Sendable {
             // On the delegate queue, in arrival order: the bytes reach the file before the
             // next chunk is taken from libcurl, so nothing piles up in memory.
             do {
-                if let sink, let report = try sink.write(data) { Self.runCallerCode { sink.report(report) } }
+                if let sink, let report = try sink.write(data) { runCallerCode { sink.report(report) } }
                 signal?.yield(Data())
             } catch {
                 box.withLock { $0.sinkError = error }
@@ -329,7 +346,7 @@ final class TaskHandler: Sendable {
         guard counts else { return }
         do {
             if expected >= 0 { sink.setTotal(expected) }
-            if let report = try sink.written(total: total) { Self.runCallerCode { sink.report(report) } }
+            if let report = try sink.written(total: total) { runCallerCode { sink.report(report) } }
             signal?.yield(Data())
         } catch {
             box.withLock { $0.sinkError = error }
@@ -345,7 +362,8 @@ final class TaskHandler: Sendable {
     /// volume than the session's temporary directory the bytes are copied instead, before this
     /// returns — on Linux on the session's work queue, which every URLSession request in the
     /// process shares, for as long as the copy takes. Keep large downloads' destinations on the
-    /// temporary directory's volume.
+    /// temporary directory's volume. An error body is read from the file there too, up to the
+    /// sink's limit (`maxResponseSize`) + 1.
     func didFinishDownloading(to location: URL) {
         deliverDownloadHeadIfWaiting()
         let (sinking, stream) = box.withLock { box -> (Bool, BodyOutlet?) in
@@ -355,7 +373,7 @@ final class TaskHandler: Sendable {
         guard let stream else { return }
         if sinking {
             do {
-                if let sink, let report = try sink.adoptFile(at: location) { Self.runCallerCode { sink.report(report) } }
+                if let sink, let report = try sink.adoptFile(at: location) { runCallerCode { sink.report(report) } }
             } catch {
                 box.withLock { $0.sinkError = error }   // the completion reports it
             }
@@ -419,7 +437,7 @@ final class TaskHandler: Sendable {
         }
         if reportsProgress {
             // After the last progress report: the caller sees 100 % before the request returns.
-            Self.runCallerCode { [mapped] in self.deliverEnd(of: state, error: mapped) }
+            runCallerCode { [mapped] in self.deliverEnd(of: state, error: mapped) }
         } else {
             deliverEnd(of: state, error: mapped)
         }
@@ -427,6 +445,11 @@ final class TaskHandler: Sendable {
 
     /// Ends the request in `state`: its response or `error`, or the end of its streamed body.
     private func deliverEnd(of state: State, error mapped: (any Error)?) {
+        let callerObjects = callerObjects.withLock { objects in
+            defer { objects = (nil, nil) }
+            return objects
+        }
+        defer { withExtendedLifetime(callerObjects) {} }   // let go of here, after the end is delivered
         switch state {
         case .waitingForHead(let continuation):
             continuation.resume(throwing: mapped ?? TransportError(.other, "the task completed without a response"))

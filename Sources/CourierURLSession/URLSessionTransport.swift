@@ -41,6 +41,13 @@ import FoundationNetworking
 /// untrusted servers.
 public final class URLSessionTransport: Transport {
     /// The session requests go through.
+    ///
+    /// On Linux its delegate queue runs each block at once on FoundationNetworking's own work
+    /// queue, which every URLSession in the process shares (that is what keeps a lagging
+    /// response out of memory; see the article *Transports and large transfers*). Completion
+    /// handlers of tasks you make on this session directly run there too: they must return
+    /// quickly and must not wait or call URLSession — not even to start another task, which
+    /// waits for that queue and would trap. For tasks of your own, use a session of your own.
     public let session: URLSession
     /// The largest request body sent from memory, in bytes (default 4 MiB). A larger body —
     /// bytes, JSON, a form or a `.stream` — is written to a temporary file as it is read and
