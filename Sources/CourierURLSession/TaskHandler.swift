@@ -322,9 +322,10 @@ final class TaskHandler: Sendable {
     /// has written `total` bytes of the body to its own file (`expected`: the length, or −1).
     ///
     /// The session writes each chunk to that file as it arrives (FoundationNetworking on its own
-    /// queue, before telling the delegate), so nothing piles up in memory. FoundationNetworking tells a download task's delegate nothing when
-    /// the head arrives, and sets the task's `response` only at the end, so the head is
-    /// delivered then; meanwhile the bytes count for the sink's progress and limit.
+    /// queue, before telling the delegate), so nothing piles up in memory. FoundationNetworking
+    /// tells a download task's delegate nothing when the head arrives, and sets the task's
+    /// `response` only at the end, so the head is delivered then; meanwhile the bytes count for
+    /// the sink's progress and limit.
     func didWrite(totalBytesWritten total: Int64, expected: Int64) {
         deliverDownloadHeadIfWaiting()
         guard let sink else { return }
