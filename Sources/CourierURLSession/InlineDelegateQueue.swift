@@ -38,9 +38,7 @@ import FoundationNetworking
 /// `OperationQueue`.
 ///
 /// Hand-written: no listed library offers an `OperationQueue` that runs blocks in place.
-final class InlineDelegateQueue: OperationQueue, @unchecked Sendable {
-    // @unchecked Sendable: `OperationQueue` is itself `@unchecked Sendable` (it is thread-safe),
-    // and this subclass adds no state.
+final class InlineDelegateQueue: OperationQueue, @unchecked Sendable {  // safe: `OperationQueue` is itself `@unchecked Sendable` (thread-safe), and this subclass adds no state
 
     /// A queue named `label`.
     init(label: String) {
