@@ -126,10 +126,6 @@ final class TaskHandler: Sendable {
         if let callbacks { callbacks.async(execute: work) } else { work() }
     }
 
-    /// Whether this task reports progress to the caller (whose reports go through
-    /// ``runCallerCode(_:)``, and the head and the end after them).
-    var reportsProgress: Bool { progress != nil || sink?.reportsProgress == true }
-
     /// Runs the `onFinish` action, the first time only.
     private func finish() {
         let action = onFinish.withLock { action -> (@Sendable () -> Void)? in
@@ -436,9 +432,9 @@ final class TaskHandler: Sendable {
         if reason == .sinkFailed || reason == nil, let sinkError {
             mapped = TransportError(.other, "writing the downloaded body failed: \(sinkError)", underlying: sinkError)
         }
-        if reportsProgress {
+        if let callbacks {
             // After the last progress report: the caller sees 100 % before the request returns.
-            runCallerCode { [mapped] in self.deliverEnd(of: state, error: mapped) }
+            callbacks.async { [mapped] in self.deliverEnd(of: state, error: mapped) }
         } else {
             deliverEnd(of: state, error: mapped)
         }
