@@ -32,7 +32,8 @@ final class TaskHandler: Sendable {
         case undecodedCoding(String)
     }
 
-    private enum State: Sendable {
+    /// Where the task is; internal for the extensions in `TaskHandler+Downloads.swift`.
+    enum State: Sendable {
         case idle
         case waitingForHead(CheckedContinuation<(HTTPResponse, HTTPBody?), any Error>)
         case buffering(CheckedContinuation<(HTTPResponse, HTTPBody?), any Error>, HTTPResponse, [UInt8])
@@ -40,7 +41,8 @@ final class TaskHandler: Sendable {
         case finished
     }
 
-    private struct Box {
+    /// Everything that changes, under one lock (``box``).
+    struct Box {
         var state: State = .idle
         var cancelReason: CancelReason?
         var completedNormally = false
@@ -60,8 +62,10 @@ final class TaskHandler: Sendable {
         var lastSinkSignal: ContinuousClock.Instant?
     }
 
-    private let box = Locked(Box())
-    private let task: URLSessionTask
+    /// The state and its companions, under one lock.
+    let box = Locked(Box())
+    /// The task this handler follows.
+    let task: URLSessionTask
     /// Ends the task at its deadline.
     private let deadlines: DeadlineWatch
     private let isHead: Bool
@@ -81,7 +85,7 @@ final class TaskHandler: Sendable {
     private let flow: ReceiveFlow?
     /// Where a download's body is written as it arrives (on the delegate queue), for a status in
     /// `sinkStatuses` (see ``ResponseBodySink``).
-    private var sink: ResponseBodySink? { callerObjects.withLock { $0.sink } }
+    var sink: ResponseBodySink? { callerObjects.withLock { $0.sink } }
     private let sinkStatuses: Set<Int>
     /// Where a streamed body that cannot be paused spills what its reader has not taken past
     /// 1 MiB (`nil`: it stays in memory). See ``SpillingChunkBuffer``.
@@ -122,7 +126,7 @@ final class TaskHandler: Sendable {
 
     /// Runs `work`, which runs the caller's code (or must come after it): on ``callbacks`` when
     /// the task has one, at once otherwise.
-    private func runCallerCode(_ work: @escaping @Sendable () -> Void) {
+    func runCallerCode(_ work: @escaping @Sendable () -> Void) {
         if let callbacks { callbacks.async(execute: work) } else { work() }
     }
 
@@ -310,89 +314,6 @@ final class TaskHandler: Sendable {
             }
         case .none: break
         }
-    }
-
-    // MARK: Download tasks
-
-    /// A download task (``APIClient/download(_:to:progress:)`` with a sink that adopts files)
-    /// has written `total` bytes of the body to its own file (`expected`: the length, or −1).
-    ///
-    /// The session writes each chunk to that file as it arrives (FoundationNetworking on its own
-    /// queue, before telling the delegate), so nothing piles up in memory. FoundationNetworking
-    /// tells a download task's delegate nothing when the head arrives, and sets the task's
-    /// `response` only at the end, so the head is delivered then; meanwhile the bytes count for
-    /// the sink's progress and limit.
-    func didWrite(totalBytesWritten total: Int64, expected: Int64) {
-        deliverDownloadHeadIfWaiting()
-        guard let sink else { return }
-        let (counts, signal) = box.withLock { box -> (Bool, BodyOutlet?) in
-            guard box.sinkError == nil, box.cancelReason == nil else { return (false, nil) }
-            switch box.state {
-            case .waitingForHead, .idle:
-                return (true, nil)      // the status is not known yet
-            case .streaming(let continuation) where box.sinking:
-                // An empty chunk now and then tells the reader that the transfer is moving.
-                let now = ContinuousClock.now
-                if let last = box.lastSinkSignal, last.duration(to: now) < .milliseconds(50) { return (true, nil) }
-                box.lastSinkSignal = now
-                return (true, continuation)
-            case .streaming, .buffering, .finished:
-                return (false, nil)     // an error body, not the sink's
-            }
-        }
-        guard counts else { return }
-        do {
-            if expected >= 0 { sink.setTotal(expected) }
-            if let report = try sink.written(total: total) { runCallerCode { sink.report(report) } }
-            signal?.yield(Data())
-        } catch {
-            box.withLock { $0.sinkError = error }
-            cancel(reason: .sinkFailed)
-        }
-    }
-
-    /// A download task's file, `location`, holds the whole body (and is removed when this
-    /// returns): it becomes the sink's file, or — for a status the client does not accept, whose
-    /// body explains an error — its bytes go to the body stream, up to the sink's limit + 1.
-    ///
-    /// The file is renamed into place, which is instant. When the destination is on another
-    /// volume than the session's temporary directory the bytes are copied instead, before this
-    /// returns — on Linux on the session's work queue, which every URLSession request in the
-    /// process shares, for as long as the copy takes. Keep large downloads' destinations on the
-    /// temporary directory's volume. An error body is read from the file there too, up to the
-    /// sink's limit (`maxResponseSize`) + 1.
-    func didFinishDownloading(to location: URL) {
-        deliverDownloadHeadIfWaiting()
-        let (sinking, stream) = box.withLock { box -> (Bool, BodyOutlet?) in
-            guard case .streaming(let continuation) = box.state, box.cancelReason == nil, box.sinkError == nil else { return (false, nil) }
-            return (box.sinking, continuation)
-        }
-        guard let stream else { return }
-        if sinking {
-            do {
-                if let sink, let report = try sink.adoptFile(at: location) { runCallerCode { sink.report(report) } }
-            } catch {
-                box.withLock { $0.sinkError = error }   // the completion reports it
-            }
-            return
-        }
-        guard let handle = try? FileHandle(forReadingFrom: location) else { return }
-        defer { try? handle.close() }
-        var left = (sink?.maxBytes).map { $0 + 1 } ?? Int64.max
-        while left > 0, let chunk = try? handle.read(upToCount: Int(min(left, 1 << 20))), !chunk.isEmpty {
-            stream.yield(chunk)
-            left -= Int64(chunk.count)
-        }
-    }
-
-    /// Delivers a download task's head once the task has one (see ``didWrite(totalBytesWritten:expected:)``).
-    private func deliverDownloadHeadIfWaiting() {
-        guard task is URLSessionDownloadTask, let response = task.response else { return }
-        let waiting = box.withLock { box -> Bool in
-            if case .waitingForHead = box.state { return true }
-            return false
-        }
-        if waiting { didReceive(response: response) }
     }
 
     /// The delegate is rejecting an authentication challenge: FoundationNetworking then ends

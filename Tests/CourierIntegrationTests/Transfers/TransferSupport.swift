@@ -25,7 +25,7 @@ enum Transfers {
     /// when `checksummed` (it costs a pass over the bytes).
     @discardableResult
     static func writePayload(count: Int, to url: URL, checksummed: Bool = true) throws -> UInt64 {
-        FileManager.default.createFile(atPath: url.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: url.path, contents: nil)   // a failure throws just below
         let handle = try FileHandle(forWritingTo: url)
         defer { try? handle.close() }
         var checksum = TransferChecksum()
