@@ -46,14 +46,13 @@ extension TaskHandler {
 
     /// A download task's file, `location`, holds the whole body (and is removed when this
     /// returns): it becomes the sink's file, or — for a status the client does not accept, whose
-    /// body explains an error — its bytes go to the body stream, up to the sink's limit + 1.
+    /// body explains an error — its first ``errorBodyKept`` bytes go to the body stream.
     ///
-    /// The file is renamed into place, which is instant. When the destination is on another
-    /// volume than the session's temporary directory the bytes are copied instead, before this
-    /// returns — on Linux on the session's work queue, which every URLSession request in the
-    /// process shares, for as long as the copy takes. Keep large downloads' destinations on the
-    /// temporary directory's volume. An error body is read from the file there too, up to the
-    /// sink's limit (`maxResponseSize`) + 1.
+    /// Nothing here takes long: on Linux this runs on the session's work queue, which every
+    /// URLSession request in the process shares. The file is renamed into place, which is
+    /// instant; when the destination is on another volume than the session's temporary
+    /// directory, it is renamed beside `location` instead and copied off that queue before the
+    /// body ends (see ``didComplete(error:)``).
     func didFinishDownloading(to location: URL) {
         deliverDownloadHeadIfWaiting()
         let (sinking, stream) = box.withLock { box -> (Bool, BodyOutlet?) in
@@ -71,12 +70,23 @@ extension TaskHandler {
         }
         guard let handle = try? FileHandle(forReadingFrom: location) else { return }
         defer { try? handle.close() }
-        var left = (sink?.maxBytes).map { $0 + 1 } ?? Int64.max
-        while left > 0, let chunk = try? handle.read(upToCount: Int(min(left, 1 << 20))), !chunk.isEmpty {
-            stream.yield(chunk)
-            left -= Int64(chunk.count)
+        // One byte more than is kept, to know whether there was more.
+        guard let prefix = try? handle.read(upToCount: Self.errorBodyKept + 1) else { return }
+        if prefix.count > Self.errorBodyKept {
+            box.withLock { $0.cutErrorBody = true }
+            stream.yield(prefix.prefix(Self.errorBodyKept))
+        } else if !prefix.isEmpty {
+            stream.yield(prefix)
         }
     }
+
+    /// The most bytes of a download task's error body read back from its file (64 KiB): as far
+    /// as any reader of an error body goes (``Courier`` quotes a prefix of that size in its
+    /// error and drains no more before a retry or a redirect). It is read on the session's
+    /// queue — on Linux shared by every URLSession request in the process — where reading a
+    /// hostile server's gigabyte back would stall them all. A reader that reads on past it
+    /// gets an error saying so, never a body silently cut short.
+    static let errorBodyKept = BodyReading.errorPrefixLimit
 
     /// Delivers a download task's head once the task has one (see ``didWrite(totalBytesWritten:expected:)``).
     func deliverDownloadHeadIfWaiting() {

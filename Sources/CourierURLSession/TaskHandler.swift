@@ -60,6 +60,9 @@ final class TaskHandler: Sendable {
         var sinkError: (any Error)?
         /// When the body stream last got an empty chunk saying "bytes went to the sink".
         var lastSinkSignal: ContinuousClock.Instant?
+        /// A download task's error body was longer than ``TaskHandler/errorBodyKept``: the body
+        /// stream ends with an error after that much.
+        var cutErrorBody = false
     }
 
     /// The state and its companions, under one lock.
@@ -325,7 +328,7 @@ final class TaskHandler: Sendable {
 
     func didComplete(error: (any Error)?) {
         if error == nil { deliverDownloadHeadIfWaiting() }
-        let (state, reason, error, sinkError) = box.withLock { box -> (State, CancelReason?, (any Error)?, (any Error)?) in
+        let (state, reason, error, sinkError, cutErrorBody) = box.withLock { box -> (State, CancelReason?, (any Error)?, (any Error)?, Bool) in
             let state = box.state
             box.state = .finished
             if let token = box.deadlineToken { deadlines.remove(token) }
@@ -342,7 +345,7 @@ final class TaskHandler: Sendable {
                 box.paused = false
                 flow?.resume()
             }
-            return (state, box.cancelReason, error, box.sinkError)
+            return (state, box.cancelReason, error, box.sinkError, box.cutErrorBody)
         }
         finish()
         var mapped: (any Error)? = error.map { Self.map($0, reason: reason) }
@@ -353,7 +356,22 @@ final class TaskHandler: Sendable {
         if reason == .sinkFailed || reason == nil, let sinkError {
             mapped = TransportError(.other, "writing the downloaded body failed: \(sinkError)", underlying: sinkError)
         }
-        if let callbacks {
+        if mapped == nil, cutErrorBody {
+            mapped = TransportError(.other, "the body of this error response was longer than \(Self.errorBodyKept / 1024) KiB; a download reads back only its first \(Self.errorBodyKept / 1024) KiB")
+        }
+        if mapped == nil, let sink, sink.hasAdoptionToComplete {
+            // The download's file was on another volume: copied here, off the session's queue
+            // (see ResponseBodySink.completeAdoption()), after the progress reports before it.
+            (callbacks ?? DispatchQueue.global()).async { [mapped] in
+                var mapped = mapped
+                do {
+                    try sink.completeAdoption()
+                } catch {
+                    mapped = TransportError(.other, "writing the downloaded body failed: \(error)", underlying: error)
+                }
+                self.deliverEnd(of: state, error: mapped)
+            }
+        } else if let callbacks {
             // After the last progress report: the caller sees 100 % before the request returns.
             callbacks.async { [mapped] in self.deliverEnd(of: state, error: mapped) }
         } else {

@@ -10,9 +10,10 @@ import NIOCore
 ///   ``TestServer/releaseTransfer(_:)`` (or 30 s pass, or the server stops); answers
 ///   `{"bytes": n, "checksum": c}` (with `checksum=1`, FNV-1a 64 of the bytes as a decimal
 ///   string; else `""`: checksumming large bodies is slow in debug builds).
-/// - `GET /transfers/download/{id}/{n}`: `n` bytes of `"a"` with `Content-Length`, written in
-///   16 KiB chunks each only once the connection has taken the one before, counting what it
-///   has written (``TestServer/transferSent(_:)``).
+/// - `GET /transfers/download/{id}/{n}?status=S`: `n` bytes of `"a"` with `Content-Length` and
+///   status `S` (default 200; 200...599), written in 16 KiB chunks each only once the
+///   connection has taken the one before, counting what it has written
+///   (``TestServer/transferSent(_:)``).
 ///
 /// The counters live in one table for the process, keyed by the id, so give each test a fresh
 /// one (a UUID).
@@ -47,8 +48,9 @@ enum TransferRoutes {
         router.post("/transfers/upload/{id}", use: upload)
         router.put("/transfers/upload/{id}", use: upload)
 
-        router.get("/transfers/download/{id}/{n}") { _, context in
+        router.get("/transfers/download/{id}/{n}") { request, context in
             let id = context.parameters.get("id") ?? ""
+            let status = request.queryInt("status", default: 200)
             guard let n = context.parameters.get("n", as: Int.self), (0...StreamingRoutes.maxBytes).contains(n) else {
                 return try Reply.error(.badRequest, code: "bad_request", message: "n must be 0...\(StreamingRoutes.maxBytes)")
             }
@@ -64,7 +66,7 @@ enum TransferRoutes {
                 }
                 try await writer.finish(nil)
             }
-            return Response(status: .ok, headers: [.contentType: "application/octet-stream"], body: body)
+            return Response(status: .init(code: (200...599).contains(status) ? status : 200), headers: [.contentType: "application/octet-stream"], body: body)
         }
     }
 }
