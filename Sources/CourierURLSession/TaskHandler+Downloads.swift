@@ -62,7 +62,9 @@ extension TaskHandler {
         guard let stream else { return }
         if sinking {
             do {
-                if let sink, let report = try sink.adoptFile(at: location) { runCallerCode { sink.report(report) } }
+                guard let sink else { return }
+                if let report = try sink.adoptFile(at: location) { runCallerCode { sink.report(report) } }
+                if sink.hasAdoptionToComplete { box.withLock { $0.adoptionToComplete = sink } }
             } catch {
                 box.withLock { $0.sinkError = error }   // the completion reports it
             }

@@ -63,6 +63,9 @@ final class TaskHandler: Sendable {
         /// A download task's error body was longer than ``TaskHandler/errorBodyKept``: the body
         /// stream ends with an error after that much.
         var cutErrorBody = false
+        /// The sink holding a download task's file from another volume, to copy off the
+        /// session's queue before the end (see ``ResponseBodySink/completeAdoption()``).
+        var adoptionToComplete: ResponseBodySink?
     }
 
     /// The state and its companions, under one lock.
@@ -328,7 +331,7 @@ final class TaskHandler: Sendable {
 
     func didComplete(error: (any Error)?) {
         if error == nil { deliverDownloadHeadIfWaiting() }
-        let (state, reason, error, sinkError, cutErrorBody) = box.withLock { box -> (State, CancelReason?, (any Error)?, (any Error)?, Bool) in
+        let (state, reason, error, sinkError, cutErrorBody, adoption) = box.withLock { box -> (State, CancelReason?, (any Error)?, (any Error)?, Bool, ResponseBodySink?) in
             let state = box.state
             box.state = .finished
             if let token = box.deadlineToken { deadlines.remove(token) }
@@ -345,7 +348,8 @@ final class TaskHandler: Sendable {
                 box.paused = false
                 flow?.resume()
             }
-            return (state, box.cancelReason, error, box.sinkError, box.cutErrorBody)
+            defer { box.adoptionToComplete = nil }
+            return (state, box.cancelReason, error, box.sinkError, box.cutErrorBody, box.adoptionToComplete)
         }
         finish()
         var mapped: (any Error)? = error.map { Self.map($0, reason: reason) }
@@ -359,13 +363,14 @@ final class TaskHandler: Sendable {
         if mapped == nil, cutErrorBody {
             mapped = TransportError(.other, "the body of this error response was longer than \(Self.errorBodyKept / 1024) KiB; a download reads back only its first \(Self.errorBodyKept / 1024) KiB")
         }
-        if mapped == nil, let sink, sink.hasAdoptionToComplete {
+        if mapped == nil, let adoption {
             // The download's file was on another volume: copied here, off the session's queue
             // (see ResponseBodySink.completeAdoption()), after the progress reports before it.
+            // (On failure the client closes the sink, which removes the file.)
             (callbacks ?? DispatchQueue.global()).async { [mapped] in
                 var mapped = mapped
                 do {
-                    try sink.completeAdoption()
+                    try adoption.completeAdoption()
                 } catch {
                     mapped = TransportError(.other, "writing the downloaded body failed: \(error)", underlying: error)
                 }
