@@ -4,10 +4,10 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// The session's delegate: routes each task's events — data tasks', and the download tasks of
-/// ``Courier/APIClient/download(_:to:progress:)`` — to its ``TaskHandler`` and refuses
-/// redirects, which Courier follows itself.
-final class SessionDelegate: NSObject, URLSessionDataDelegate, URLSessionDownloadDelegate, Sendable {
+/// The session's delegate: routes each task's events to its ``TaskHandler`` and refuses
+/// redirects, which Courier follows itself. Every task is a data or upload task (downloads
+/// too: see ``URLSessionTransport``).
+final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     /// Keyed by the task object (identifiers are only unique within one session).
     private let handlers = Locked<[ObjectIdentifier: TaskHandler]>([:])
 
@@ -30,17 +30,6 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, URLSessionDownloa
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         handler(for: dataTask)?.didReceive(data: data)
-    }
-
-    /// A download task has written more of the body to its own file.
-    func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didWriteData bytesWritten: Int64,
-                    totalBytesWritten: Int64, totalBytesExpectedToWrite: Int64) {
-        handler(for: downloadTask)?.didWrite(totalBytesWritten: totalBytesWritten, expected: totalBytesExpectedToWrite)
-    }
-
-    /// A download task's file holds the whole body; it is removed when this returns.
-    func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didFinishDownloadingTo location: URL) {
-        handler(for: downloadTask)?.didFinishDownloading(to: location)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64,

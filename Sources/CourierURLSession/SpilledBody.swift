@@ -17,6 +17,10 @@ struct SpilledBody: AsyncSequence, Sendable {
     final class Reader: Sendable {
         let buffer: SpillingChunkBuffer
         let handler: TaskHandler
+        /// The reader got the body's end. Not set by an error: the reader's own cancellation (its
+        /// task cancelled, or an idle timeout, while it waited for a chunk) and a failed spill
+        /// file both throw with the transfer still running, and only `deinit`'s cancel ends it.
+        /// (Cancelling a task that has completed does nothing.)
         let ended = Locked(false)
         init(buffer: SpillingChunkBuffer, handler: TaskHandler) {
             self.buffer = buffer
@@ -32,14 +36,9 @@ struct SpilledBody: AsyncSequence, Sendable {
     struct AsyncIterator: AsyncIteratorProtocol {
         let reader: Reader
         mutating func next() async throws -> ArraySlice<UInt8>? {
-            do {
-                if let chunk = try await reader.buffer.next() { return chunk }
-                reader.ended.withLock { $0 = true }
-                return nil
-            } catch {
-                reader.ended.withLock { $0 = true }
-                throw error
-            }
+            if let chunk = try await reader.buffer.next() { return chunk }
+            reader.ended.withLock { $0 = true }
+            return nil
         }
     }
 

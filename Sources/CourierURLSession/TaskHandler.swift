@@ -6,7 +6,7 @@ import OpenAPIRuntime
 import FoundationNetworking
 #endif
 
-/// The life of one `URLSessionDataTask` (or download task), as a small state machine: waiting for the head →
+/// The life of one `URLSessionDataTask` (or upload task), as a small state machine: waiting for the head →
 /// (buffering a small body →) streaming the body → finished. Events come from the session's
 /// delegate queue — on Linux, the session's own work queue (see ``InlineDelegateQueue``) —,
 /// cancellation from any thread; every transition happens under one lock and continuations are
@@ -32,8 +32,7 @@ final class TaskHandler: Sendable {
         case undecodedCoding(String)
     }
 
-    /// Where the task is; internal for the extensions in `TaskHandler+Downloads.swift`.
-    enum State: Sendable {
+    private enum State: Sendable {
         case idle
         case waitingForHead(CheckedContinuation<(HTTPResponse, HTTPBody?), any Error>)
         case buffering(CheckedContinuation<(HTTPResponse, HTTPBody?), any Error>, HTTPResponse, [UInt8])
@@ -41,8 +40,7 @@ final class TaskHandler: Sendable {
         case finished
     }
 
-    /// Everything that changes, under one lock (``box``).
-    struct Box {
+    private struct Box {
         var state: State = .idle
         var cancelReason: CancelReason?
         var completedNormally = false
@@ -60,18 +58,10 @@ final class TaskHandler: Sendable {
         var sinkError: (any Error)?
         /// When the body stream last got an empty chunk saying "bytes went to the sink".
         var lastSinkSignal: ContinuousClock.Instant?
-        /// A download task's error body was longer than ``TaskHandler/errorBodyKept``: the body
-        /// stream ends with an error after that much.
-        var cutErrorBody = false
-        /// The sink holding a download task's file from another volume, to copy off the
-        /// session's queue before the end (see ``ResponseBodySink/completeAdoption()``).
-        var adoptionToComplete: ResponseBodySink?
     }
 
-    /// The state and its companions, under one lock.
-    let box = Locked(Box())
-    /// The task this handler follows.
-    let task: URLSessionTask
+    private let box = Locked(Box())
+    private let task: URLSessionTask
     /// Ends the task at its deadline.
     private let deadlines: DeadlineWatch
     private let isHead: Bool
@@ -91,7 +81,7 @@ final class TaskHandler: Sendable {
     private let flow: ReceiveFlow?
     /// Where a download's body is written as it arrives (on the delegate queue), for a status in
     /// `sinkStatuses` (see ``ResponseBodySink``).
-    var sink: ResponseBodySink? { callerObjects.withLock { $0.sink } }
+    private var sink: ResponseBodySink? { callerObjects.withLock { $0.sink } }
     private let sinkStatuses: Set<Int>
     /// Where a streamed body that cannot be paused spills what its reader has not taken past
     /// 1 MiB (`nil`: it stays in memory). See ``SpillingChunkBuffer``.
@@ -132,7 +122,7 @@ final class TaskHandler: Sendable {
 
     /// Runs `work`, which runs the caller's code (or must come after it): on ``callbacks`` when
     /// the task has one, at once otherwise.
-    func runCallerCode(_ work: @escaping @Sendable () -> Void) {
+    private func runCallerCode(_ work: @escaping @Sendable () -> Void) {
         if let callbacks { callbacks.async(execute: work) } else { work() }
     }
 
@@ -330,8 +320,7 @@ final class TaskHandler: Sendable {
     }
 
     func didComplete(error: (any Error)?) {
-        if error == nil { deliverDownloadHeadIfWaiting() }
-        let (state, reason, error, sinkError, cutErrorBody, adoption) = box.withLock { box -> (State, CancelReason?, (any Error)?, (any Error)?, Bool, ResponseBodySink?) in
+        let (state, reason, error, sinkError) = box.withLock { box -> (State, CancelReason?, (any Error)?, (any Error)?) in
             let state = box.state
             box.state = .finished
             if let token = box.deadlineToken { deadlines.remove(token) }
@@ -348,35 +337,20 @@ final class TaskHandler: Sendable {
                 box.paused = false
                 flow?.resume()
             }
-            defer { box.adoptionToComplete = nil }
-            return (state, box.cancelReason, error, box.sinkError, box.cutErrorBody, box.adoptionToComplete)
+            return (state, box.cancelReason, error, box.sinkError)
         }
         finish()
         var mapped: (any Error)? = error.map { Self.map($0, reason: reason) }
-        if mapped == nil, case .undecodedCoding = reason {
-            // Refused after the transfer had ended: a download task's head comes at its end.
+        if mapped == nil, let reason {
+            // Cancelled (a deadline, the caller, a refused coding or a failed sink) while the
+            // session completed the transfer before the cancellation reached it: what arrived
+            // after the cancellation may have been dropped, so this is not a success.
             mapped = Self.map(URLError(.cancelled), reason: reason)
         }
         if reason == .sinkFailed || reason == nil, let sinkError {
             mapped = TransportError(.other, "writing the downloaded body failed: \(sinkError)", underlying: sinkError)
         }
-        if mapped == nil, cutErrorBody {
-            mapped = TransportError(.other, "the body of this error response was longer than \(Self.errorBodyKept / 1024) KiB; a download reads back only its first \(Self.errorBodyKept / 1024) KiB")
-        }
-        if mapped == nil, let adoption {
-            // The download's file was on another volume: copied here, off the session's queue
-            // (see ResponseBodySink.completeAdoption()), after the progress reports before it.
-            // (On failure the client closes the sink, which removes the file.)
-            (callbacks ?? DispatchQueue.global()).async { [mapped] in
-                var mapped = mapped
-                do {
-                    try adoption.completeAdoption()
-                } catch {
-                    mapped = TransportError(.other, "writing the downloaded body failed: \(error)", underlying: error)
-                }
-                self.deliverEnd(of: state, error: mapped)
-            }
-        } else if let callbacks {
+        if let callbacks {
             // After the last progress report: the caller sees 100 % before the request returns.
             callbacks.async { [mapped] in self.deliverEnd(of: state, error: mapped) }
         } else {

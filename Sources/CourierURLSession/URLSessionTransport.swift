@@ -178,17 +178,12 @@ public final class URLSessionTransport: Transport {
         let taskSession = session(for: context)
         let task: URLSessionTask
         var cleanups: [@Sendable () -> Void] = []
-        // A download to a file: the session writes the body to a file of its own as it arrives,
-        // and that file becomes the client's (see TaskHandler.didWrite(totalBytesWritten:)).
-        // Not with an idle timeout: a download task's head arrives only at its end (on Linux),
-        // and the client's idle timer cannot see the bytes before it.
-        let downloadsToFile = context.responseBodySink?.adoptsFiles == true && request.method != .head && context.idleTimeout == nil
         switch plan {
         case .none:
-            task = downloadsToFile ? taskSession.downloadTask(with: urlRequest) : taskSession.dataTask(with: urlRequest)
+            task = taskSession.dataTask(with: urlRequest)
         case .inMemory(let data):
             urlRequest.httpBody = data
-            task = downloadsToFile ? taskSession.downloadTask(with: urlRequest) : taskSession.dataTask(with: urlRequest)
+            task = taskSession.dataTask(with: urlRequest)
         case .file(let url, let temporary):
             task = taskSession.uploadTask(with: urlRequest, fromFile: url)
             if temporary { cleanups.append { try? FileManager.default.removeItem(at: url) } }
@@ -202,10 +197,12 @@ public final class URLSessionTransport: Transport {
         if !finishActions.isEmpty {
             onFinish = { @Sendable in for action in finishActions { action() } }
         }
-        // A download goes to its file as it arrives (FoundationNetworking cannot pause a
-        // transfer, so a body passed on to the client's task would pile up in memory whenever
-        // that task waits for a thread): through a download task when the sink adopts files,
-        // else written chunk by chunk on the delegate queue.
+        // A download goes to its file as it arrives, each chunk written on the delegate queue
+        // (FoundationNetworking cannot pause a transfer, so a body passed on to the client's task
+        // would pile up in memory whenever that task waits for a thread). Through a data task,
+        // not a download task: FoundationNetworking traps on a download task's redirect that
+        // carries a body (it force-unwraps the data task it hands a data delegate), and never
+        // removes a download task's own file when the download fails.
         let handler = TaskHandler(task: task, deadlines: deadlines, isHead: request.method == .head, bufferLimit: bufferLimit,
                                   progress: upload?.progress, flow: flow, sink: context.responseBodySink,
                                   sinkStatuses: context.acceptableStatusCodes, spillDirectory: temporaryDirectory, onFinish: onFinish)

@@ -16,7 +16,8 @@ enum RedirectRoutes {
             return Reply.empty(.found, headers: [.location: "/redirect/\(n - 1)"])
         }
 
-        // ANY /redirect-to?url=<absolute or relative>&status=<3xx, default 302>
+        // ANY /redirect-to?url=<absolute or relative>&status=<3xx, default 302>&body=<text>: with
+        // `body`, the redirect carries it as text/html, as nginx and Express do.
         router.onAnyMethod("/redirect-to") { request, _ in
             guard let url = request.queryValue("url"), !url.isEmpty else {
                 return try Reply.error(.badRequest, code: "bad_request", message: "url is required")
@@ -24,6 +25,9 @@ enum RedirectRoutes {
             let code = request.queryInt("status", default: 302)
             guard (300...399).contains(code) else {
                 return try Reply.error(.badRequest, code: "bad_request", message: "status must be 300...399")
+            }
+            if let body = request.queryValue("body") {
+                return Reply.raw(Array(body.utf8), status: HTTPResponse.Status(code: code), contentType: "text/html", headers: [.location: url])
             }
             return Reply.empty(HTTPResponse.Status(code: code), headers: [.location: url])
         }

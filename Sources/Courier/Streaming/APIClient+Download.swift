@@ -18,9 +18,11 @@ extension APIClient {
     /// Sends a request and writes the response body to `destination` as it arrives.
     ///
     /// The body is never held in memory whole: each chunk is written to a temporary file next to
-    /// `destination` (`.<name>.courier-download`), which is moved into place once the body is
-    /// complete, replacing any file already there. On failure or cancellation the partial file
-    /// is removed and `destination` is left as it was.
+    /// `destination` (`.<name>.<8 hex digits>.courier-download`, one per download), which is
+    /// moved into place once the body is complete, replacing any file already there. On failure
+    /// or cancellation the partial file is removed and `destination` is left as it was. Two
+    /// downloads to one destination at once each write their own file; the last to finish is
+    /// the one left in place.
     ///
     /// ```swift
     /// let result = try await client.download(Request<Data>(path: "/exports/42.zip"), to: fileURL) { progress in
@@ -48,10 +50,11 @@ extension APIClient {
         to destination: URL,
         progress: TransferProgressHandler? = nil
     ) async throws -> DownloadResult {
+        // A name of this download's own: two downloads to one destination at once must not
+        // write into, move or remove each other's partial file.
         let partial = destination.deletingLastPathComponent()
-            .appendingPathComponent(".\(destination.lastPathComponent).courier-download")
+            .appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString.prefix(8)).courier-download")
         let fileManager = FileManager.default
-        try? fileManager.removeItem(at: partial)
         guard fileManager.createFile(atPath: partial.path, contents: nil) else {
             let (prepared, _) = try prepare(request)
             throw APIError.unknown(request: RequestSummary(prepared), underlying: CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: partial.path]))
@@ -64,7 +67,7 @@ extension APIClient {
             let (prepared, _) = try prepare(request)
             throw APIError.unknown(request: RequestSummary(prepared), underlying: error)
         }
-        let sink = ResponseBodySink(handle: handle, file: partial, limit: request.options.maxResponseSize.map(Int64.init), progress: progress)
+        let sink = ResponseBodySink(handle: handle, limit: request.options.maxResponseSize.map(Int64.init), progress: progress)
         let opened: OpenedExchange
         do {
             opened = try await open(request, sink: sink)
@@ -72,7 +75,7 @@ extension APIClient {
             sink.close()
             try? handle.close()
             try? fileManager.removeItem(at: partial)
-            // A transport that writes the file itself may pass the limit before the head arrives.
+            // A transport writing to the sink may pass the limit before the client sees the head.
             if let exceeded = Self.sinkLimitExceeded(in: error) {
                 let (prepared, _) = try prepare(request)
                 throw APIError.resourceTooLarge(request: RequestSummary(prepared), limit: Int(exceeded.limit))
@@ -90,7 +93,7 @@ extension APIClient {
                 if let limit, let total, total > Int64(limit) {
                     throw APIError.resourceTooLarge(request: summary, limit: limit)
                 }
-                // (A transport that wrote the whole file before the head arrived has reported it.)
+                // (Unless a transport writing to the sink has already reported bytes.)
                 if sink.bytesWritten == 0 { progress?(TransferProgress(completedBytes: 0, totalBytes: total)) }
                 if let body {
                     for try await chunk in body {

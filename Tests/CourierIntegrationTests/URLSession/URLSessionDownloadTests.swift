@@ -1,0 +1,83 @@
+import Courier
+import CourierTestServer
+import CourierURLSession
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+import Testing
+
+/// `download(_:to:)` over URLSession, where FoundationNetworking's download tasks went wrong:
+/// a redirect with a body trapped the process (FoundationNetworking force-unwraps a data task
+/// that a download task does not have), and the session's own download files were never
+/// removed when the download failed. The transport now writes every download through a data
+/// task, chunk by chunk, to the client's file.
+@Suite("Downloads over URLSession")
+struct URLSessionDownloadTests {
+    @Test("a download whose answer redirects with a body (as nginx and Express send) follows it",
+          .timeLimit(.minutes(1)), arguments: TransportKind.allCases)
+    func redirectWithBody(_ kind: TransportKind) async throws {
+        let dir = try Transfers.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try await withTestServer { server in
+            let client = kind.client(for: server)
+            let file = dir.appendingPathComponent("d")
+            let result = try await client.download(Request<Data>(path: "/redirect-to?url=/bytes/1000&body=%3Ca%3Emoved%3C/a%3E"), to: file)
+            #expect(result.response.status.code == 200)
+            #expect(try Data(contentsOf: file).count == 1000)
+        }
+    }
+
+    @Test("a failed download leaves no file of the session's behind", .timeLimit(.minutes(1)))
+    func noFilesLeftBehind() async throws {
+        let dir = try Transfers.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let before = Self.sessionDownloadFiles()
+        try await withTestServer { server in
+            let client = TransportKind.urlSession.client(for: server)
+            // An error status with a 4 MiB body.
+            let error = await #expect(throws: APIError.self) {
+                try await client.download(Request<Data>(path: "/transfers/download/\(UUID().uuidString)/\(4 << 20)?status=500"),
+                                          to: dir.appendingPathComponent("d"))
+            }
+            #expect(error?.statusCode == 500)
+            // A download cut off by its deadline.
+            var slow = Request<Data>(path: "/trickle?chunks=100&ms=50")
+            slow.options.timeout = .milliseconds(500)
+            await #expect(throws: APIError.self) { try await client.download(slow, to: dir.appendingPathComponent("e")) }
+        }
+        #expect(Self.sessionDownloadFiles().subtracting(before).isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+    }
+
+    /// FoundationNetworking's download files: `<UUID>.tmp` in the temporary directory.
+    static func sessionDownloadFiles() -> Set<String> {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())) ?? []
+        return Set(names.filter { $0.hasSuffix(".tmp") && UUID(uuidString: String($0.dropLast(4))) != nil })
+    }
+}
+
+/// A reader of a streamed body that gives up ends the transfer, whatever way it gives up.
+@Suite("Streamed bodies over URLSession: a reader that gives up ends the transfer")
+struct URLSessionAbandonedReaderTests {
+    @Test("a bytes(for:) reader whose task is cancelled while it waits for a chunk ends the transfer", .timeLimit(.minutes(1)))
+    func cancelledWhileWaiting() async throws {
+        try await withTestServer { server in
+            let transport = URLSessionTransport()
+            let client = APIClient(configuration: APIConfiguration(baseURL: server.baseURL), transport: transport)
+            let started = Locked(false)
+            let reader = Task {
+                // "[0", then one more element a second: the reader soon waits for the next chunk.
+                let bytes = try await client.bytes(for: Request<Data>(path: "/trickle?chunks=1000&ms=1000"))
+                for try await _ in bytes { started.withLock { $0 = true } }
+            }
+            let deadline = ContinuousClock.now + .seconds(20)
+            while ContinuousClock.now < deadline, !started.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
+            try await Task.sleep(for: .milliseconds(200))
+            reader.cancel()
+            _ = await reader.result
+            let ended = ContinuousClock.now + .seconds(10)
+            while ContinuousClock.now < ended, transport.inFlightTaskCount > 0 { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(transport.inFlightTaskCount == 0, "the transfer went on after its reader gave up")
+        }
+    }
+}
