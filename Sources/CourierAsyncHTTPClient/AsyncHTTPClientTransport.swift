@@ -222,7 +222,8 @@ extension AsyncHTTPClientTransport {
     /// Whether a body with this `Content-Encoding` reaches Courier decoded: `identity`, or the
     /// exact codings AsyncHTTPClient's decompressor inflates (`gzip`, `deflate`) when it is on.
     static func isDecoded(_ encoding: String, clientDecompresses: Bool) -> Bool {
-        switch encoding {
+        // Coding names are case-insensitive (RFC 9110 §8.4.1); NIO's decompressor inflates `GZIP` too.
+        switch encoding.lowercased() {
         case "identity", "": return true
         case "gzip", "deflate": return clientDecompresses
         default: return false

@@ -107,6 +107,9 @@ struct ExchangeTests {
             let value = try await client.send(Request<Compressed>(path: "/gzip"))
             #expect(value.compressed)
             #expect(value.items.count == 50)
+            // Coding names are case-insensitive (RFC 9110 §8.4.1).
+            let upper = try await client.send(Request<Compressed>(path: "/gzip?coding=GZIP"))
+            #expect(upper.items.count == 50)
         }
     }
 

@@ -7,13 +7,14 @@ import Hummingbird
 enum ContentRoutes {
     /// Adds the content routes to `router`.
     static func add(to router: TestServerRouter, state: TestServerState) {
-        // GET /gzip: {"compressed": true, "items": [50 items]} with Content-Encoding: gzip.
-        router.get("/gzip") { _, _ in
+        // GET /gzip?coding=NAME: {"compressed": true, "items": [50 items]} with Content-Encoding:
+        // gzip (or NAME as written, e.g. `GZIP`: coding names are case-insensitive).
+        router.get("/gzip") { request, _ in
             let items = (1...50).map { GzipItem(id: $0, name: "Item \($0)") }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
             let json = try encoder.encode(GzipDocument(compressed: true, items: items))
-            return Reply.raw(Gzip.compress(Array(json)), contentType: "application/json", headers: [.contentEncoding: "gzip"])
+            return Reply.raw(Gzip.compress(Array(json)), contentType: "application/json", headers: [.contentEncoding: request.queryValue("coding") ?? "gzip"])
         }
 
         // GET /events: three server-sent events, 10 ms apart, then the stream closes.

@@ -23,7 +23,8 @@ public struct CachedHTTPResponse: Sendable, Equatable {
     /// When the response was received (RFC 9111 `response_time`).
     public var responseDate: Date
     /// The values the request had for each field the response's `Vary` names, by lowercased
-    /// field name; a field the request did not carry is absent.
+    /// field name; a field the request did not carry is absent, and a credential field
+    /// (`Authorization`, `Cookie`, an API key) is kept as `sha256:<digest>` of its value.
     public var varyingRequestFields: [String: String]
 
     /// Creates a stored response.

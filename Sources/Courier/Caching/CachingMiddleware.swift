@@ -128,7 +128,7 @@ public struct CachingMiddleware: Middleware {
         let requestControl = CacheControl(request.headerFields)
         var stored: CachedHTTPResponse?
         if policy != .reloadIgnoringCache, let found = await store.entry(for: key),
-           CacheVary(found.response.headerFields).matches(request, stored: found.varyingRequestFields) {
+           CacheVary(found.response.headerFields).matches(request, stored: found.varyingRequestFields, sensitive: context.sensitiveHeaders) {
             stored = found
         }
         guard let stored else {
@@ -265,7 +265,7 @@ public struct CachingMiddleware: Middleware {
         let data = try await BodyReading.collect(responseBody, head: head, limit: context.maxResponseSize,
                                                  summary: RequestSummary(request, context: context))
         let entry = CachedHTTPResponse(key: key, response: Self.storable(head), body: data, requestDate: requestDate,
-                                       responseDate: responseDate, varyingRequestFields: vary.selectingValues(of: request))
+                                       responseDate: responseDate, varyingRequestFields: vary.selectingValues(of: request, sensitive: context.sensitiveHeaders))
         await store.store(entry)
         log(.miss, key, context: context)
         return (tagged, HTTPBody(entry.bytes))

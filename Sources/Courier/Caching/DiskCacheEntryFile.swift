@@ -71,9 +71,11 @@ enum DiskCacheEntryFile {
     /// The decoded metadata, or `nil` when it is not valid JSON of the expected shape or its
     /// body length does not account for exactly the rest of the file.
     static func metadata(from json: Data, fileSize: Int) -> Metadata? {
+        // `bodyLength` is read from the file: checked against what is left before any sum,
+        // so a tampered `Int.max` is a miss, not an arithmetic trap.
         guard let metadata = try? JSONDecoder().decode(Metadata.self, from: json),
               metadata.bodyLength >= 0,
-              prefixSize + json.count + metadata.bodyLength == fileSize else { return nil }
+              metadata.bodyLength == fileSize - prefixSize - json.count else { return nil }
         return metadata
     }
 

@@ -30,7 +30,10 @@ struct CookieFile: Sendable {
 
     init(url: URL, limits: CookieJar.Limits) {
         self.url = url
-        self.maxBytes = min(256 * 1024 * 1024, limits.maxCookies * (limits.maxCookieBytes + 3 * SetCookieParser.maxAttributeValueBytes))
+        // Saturating: limits as large as `Int.max` (no limit in practice) must not trap.
+        let perCookie = limits.maxCookieBytes.addingReportingOverflow(3 * SetCookieParser.maxAttributeValueBytes)
+        let total = limits.maxCookies.multipliedReportingOverflow(by: perCookie.overflow ? Int.max : perCookie.partialValue)
+        self.maxBytes = min(256 * 1024 * 1024, total.overflow ? Int.max : total.partialValue)
     }
 
     /// The cookies in the file; empty (and a warning logged) when the file is unreadable, too

@@ -202,7 +202,8 @@ public final class CookieJar: Sendable {
         var accepted = 0
         for (name, outcome) in outcomes {
             if case .refused(let reason) = outcome {
-                logger.debug("Cookie refused: \(LogSafeText.escape(String(name.prefix(64)))) from \(url.host): \(reason)")
+                // The reason quotes the server's attributes (`Domain=…`): escaped like the name.
+                logger.debug("Cookie refused: \(LogSafeText.escape(String(name.prefix(64)))) from \(url.host): \(LogSafeText.escape(String(reason.prefix(300))))")
             } else {
                 accepted += 1
             }

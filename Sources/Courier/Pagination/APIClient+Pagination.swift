@@ -141,7 +141,7 @@ extension APIClient {
             }
             guard target.scheme?.lowercased() == current.scheme?.lowercased(),
                   target.host?.lowercased() == current.host?.lowercased(),
-                  target.port == current.port
+                  Self.effectivePort(of: target) == Self.effectivePort(of: current)
             else {
                 throw APIError.invalidURL(target.absoluteString, reason: "the next-page link leaves the origin of \(current.scheme ?? "")://\(current.host ?? "")")
             }
@@ -154,6 +154,17 @@ extension APIClient {
             let linkNames = Set(URLComponents(url: target, resolvingAgainstBaseURL: false)?.queryItems?.map(\.name) ?? [])
             if !baseParameterNames.isDisjoint(with: linkNames) { following.options.includeBaseParameters = false }
             return following
+        }
+    }
+
+    /// The URL's port, or its scheme's default (`https://host:443/` and `https://host/` are one
+    /// origin).
+    private static func effectivePort(of url: URL) -> Int? {
+        if let port = url.port { return port }
+        switch url.scheme?.lowercased() {
+        case "https": return 443
+        case "http": return 80
+        default: return nil
         }
     }
 }

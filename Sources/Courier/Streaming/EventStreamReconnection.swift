@@ -2,8 +2,8 @@
 /// stream ends or its connection fails.
 ///
 /// When it reconnects, it sends the request again with `Last-Event-ID` set to the last event
-/// id received, after the delay the server asked for in its latest `retry:` field (or
-/// ``defaultDelay`` until the server says). Like a browser's `EventSource`, it stops for good on
+/// id received, after the delay the server asked for in its latest `retry:` field, capped at
+/// ``maxDelay`` (or ``defaultDelay`` until the server says). Like a browser's `EventSource`, it stops for good on
 /// an HTTP error status, on `204 No Content`, and after ``maxAttempts`` reconnections in a row
 /// that brought no event.
 ///
@@ -18,20 +18,29 @@ public struct EventStreamReconnection: Sendable, Hashable {
     /// How many reconnections in a row may fail to deliver an event before the stream gives up
     /// (with the last error, or by ending when the server closed it cleanly). `nil`: no limit.
     public var maxAttempts: Int?
+    /// The longest delay a server's `retry:` field can set (default 60 s). A server can ask for
+    /// any number of milliseconds; without a cap a broken or hostile one parks the stream for a
+    /// day, or for ever (`retry: 9223372036854775807`), where no request timeout applies.
+    public var maxDelay: Duration
 
     /// Never reconnect: the sequence ends when the server closes the stream.
     public static let never = EventStreamReconnection(isEnabled: false, defaultDelay: .zero, maxAttempts: 0)
 
-    /// Reconnect after the server's `retry` delay (or `defaultDelay`), at most `maxAttempts`
-    /// times in a row without an event.
-    public static func automatic(defaultDelay: Duration = .seconds(3), maxAttempts: Int? = 10) -> EventStreamReconnection {
-        EventStreamReconnection(isEnabled: true, defaultDelay: defaultDelay, maxAttempts: maxAttempts)
+    /// The default ``maxDelay``: 60 s.
+    public static let defaultMaxDelay: Duration = .seconds(60)
+
+    /// Reconnect after the server's `retry` delay, at most `maxDelay` (or `defaultDelay`), at
+    /// most `maxAttempts` times in a row without an event.
+    public static func automatic(defaultDelay: Duration = .seconds(3), maxAttempts: Int? = 10,
+                                 maxDelay: Duration = defaultMaxDelay) -> EventStreamReconnection {
+        EventStreamReconnection(isEnabled: true, defaultDelay: defaultDelay, maxAttempts: maxAttempts, maxDelay: maxDelay)
     }
 
     /// Creates a policy.
-    public init(isEnabled: Bool, defaultDelay: Duration, maxAttempts: Int?) {
+    public init(isEnabled: Bool, defaultDelay: Duration, maxAttempts: Int?, maxDelay: Duration = defaultMaxDelay) {
         self.isEnabled = isEnabled
         self.defaultDelay = defaultDelay
         self.maxAttempts = maxAttempts
+        self.maxDelay = maxDelay
     }
 }

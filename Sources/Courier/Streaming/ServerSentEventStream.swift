@@ -72,7 +72,7 @@ public struct ServerSentEventStream: AsyncSequence, Sendable {
                         continue
                     }
                     if let id = event.id, !id.contains("\0") { lastEventID = id }
-                    if let retry = event.retry, retry >= 0 { reconnectionDelay = .milliseconds(retry) }
+                    if let retry = event.retry, retry >= 0 { reconnectionDelay = Swift.min(.milliseconds(retry), stream.policy.maxDelay) }
                     guard event.data != nil else { continue }
                     failuresInARow = 0
                     return event

@@ -232,6 +232,31 @@ struct CachingMiddlewareTests {
         #expect(try await client.send(get("/many")) == "7")
     }
 
+    @Test("Vary on a credential header selects by its digest: other credentials miss, the same one hits, and no stored entry holds the secret")
+    func varyOnCredentials() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-vary-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = DiskCacheStore(directory: directory)
+        // GitHub's API answers `Vary: Accept, Authorization, Cookie`.
+        let origin = CacheOrigin { _, call in (.ok, [(.cacheControl, "max-age=60"), (.vary, "Accept, Authorization, Cookie, X-API-Key")], "\(call)") }
+        let client = client(origin, [cache(store)])
+        let alice: RequestHeaders = [.authorization: "Bearer ALICE-SECRET", .cookie: "session=ALICE-COOKIE", HTTPField.Name("X-API-Key")!: "ALICE-KEY"]
+        let bob: RequestHeaders = [.authorization: "Bearer BOB-SECRET", .cookie: "session=BOB-COOKIE", HTTPField.Name("X-API-Key")!: "BOB-KEY"]
+        #expect(try await client.send(get(headers: alice)) == "1")
+        #expect(try await client.send(get(headers: alice)) == "1")
+        #expect(try await client.send(get(headers: bob)) == "2")
+        #expect(try await client.send(get(headers: bob)) == "2")
+        var stored = Data()
+        for name in try FileManager.default.subpathsOfDirectory(atPath: directory.path) {
+            if let data = FileManager.default.contents(atPath: directory.appendingPathComponent(name).path) { stored += data }
+        }
+        let text = String(decoding: stored, as: UTF8.self)
+        #expect(!text.isEmpty)
+        for secret in ["ALICE-SECRET", "ALICE-COOKIE", "ALICE-KEY", "BOB-SECRET", "BOB-COOKIE", "BOB-KEY"] {
+            #expect(!text.contains(secret), "the disk store wrote \(secret)")
+        }
+    }
+
     // MARK: What is stored
 
     @Test("only cacheable statuses are stored; a 500 without explicit freshness is not; a 404 with max-age is")

@@ -115,6 +115,19 @@ struct CookieJarClientTests {
         #expect(text.contains("Cookie refused: bad from api.example.com: Domain=com is a public suffix"))
     }
 
+    @Test("a refused cookie's Domain reaches the log escaped: a bidi override cannot reorder the line")
+    func refusedDomainEscaped() async throws {
+        let handler = InMemoryLogHandler()
+        var logger = Logger(label: "test") { _ in handler }
+        logger.logLevel = .trace
+        let (client, stub) = client(logger: logger)
+        stub.on(.get, "/login", setCookies("a=1; Domain=\u{202E}moc.elpmaxe"))
+        _ = try await client.data(for: Request<Data>(path: "/login"))
+        let text = handler.entries.map { "\($0.message)" }.joined(separator: "\n")
+        #expect(text.contains("Cookie refused: a from api.example.com"))
+        #expect(!text.contains("\u{202E}"))
+    }
+
     @Test("cookie values never reach a cassette: the jar's Cookie header and Set-Cookie are redacted")
     func cassetteRedacted() async throws {
         let stub = StubTransport()

@@ -33,6 +33,15 @@ struct CookieJarFileTests {
         #expect(CookieJar(persistingTo: file, clock: clock).cookies.map(\.name).sorted() == ["p", "s"])
     }
 
+    @Test("limits as large as Int allows make a working persistent jar, not an arithmetic trap")
+    func hugeLimits() throws {
+        let file = try temporaryFile()
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        let jar = CookieJar(persistingTo: file, limits: .init(maxCookieBytes: .max, maxCookies: .max))
+        jar.receive(["p=1; Max-Age=3600"], from: "https://example.com/")
+        #expect(CookieJar(persistingTo: file, limits: .init(maxCookieBytes: .max, maxCookies: .max)).header(for: "https://example.com/") == "p=1")
+    }
+
     @Test("the file is owner-only (0600) and no temporary file is left behind")
     func permissions() throws {
         let file = try temporaryFile()

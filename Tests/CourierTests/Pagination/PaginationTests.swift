@@ -91,6 +91,23 @@ struct PaginationTests {
         #expect(stub.requests.map(\.target) == ["/v2/repos?per_page=2", "/v2/repos?page=2&per_page=2", "/v2/repos?page=3&per_page=2"])
     }
 
+    @Test("Link headers: a next link that spells out the default port (:443) stays in the origin; another port does not")
+    func explicitDefaultPort() async throws {
+        let (client, stub) = makeClient()
+        stub.on(.get, "/repos") { request in
+            switch request.queryItems.last(where: { $0.name == "page" })?.value {
+            case nil: return StubResponse.json("[1]").header(HTTPField.Name("Link")!, #"<https://api.example.com:443/v2/repos?page=2>; rel="next""#)
+            case "2": return StubResponse.json("[2]").header(HTTPField.Name("Link")!, #"<https://api.example.com:8443/v2/repos?page=3>; rel="next""#)
+            default: return StubResponse.json("[3]")
+            }
+        }
+        var pages: [[Int]] = []
+        await #expect(throws: APIError.self) {
+            for try await page in client.pages(Request<[Int]>(path: "/repos")) { pages.append(page) }
+        }
+        #expect(pages == [[1], [2]])
+    }
+
     @Test("Link headers: a next link to another origin is refused")
     func crossOriginLink() async throws {
         let (client, stub) = makeClient()

@@ -26,6 +26,33 @@ struct DownloadTests {
         #expect(directoryContents(dir) == ["out.bin"])
     }
 
+    @Test("two downloads to one destination at once each write a partial file of their own; the last to finish is kept")
+    func concurrentDownloadsToOneDestination() async throws {
+        let dir = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (first, firstContinuation) = AsyncThrowingStream<ArraySlice<UInt8>, any Error>.makeStream()
+        let (client, _) = scriptedClient { _, call in
+            call == 1 ? (ok(), HTTPBody(first, length: .unknown, iterationBehavior: .single)) : (ok(), chunkedBody(["BBBBB"]))
+        }
+        let file = dir.appendingPathComponent("out.bin")
+        firstContinuation.yield(ArraySlice("AAAAAAAAAA".utf8))
+        let a = Task { try await client.download(Request<Data>(path: "/a"), to: file) }
+        // Until the first download has written its chunk to its partial file.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline, !directoryContents(dir).contains(where: { name in
+            ((try? FileManager.default.attributesOfItem(atPath: dir.appendingPathComponent(name).path)[.size]) as? NSNumber)?.intValue == 10
+        }) {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        let b = try await client.download(Request<Data>(path: "/b"), to: file)
+        #expect(b.byteCount == 5)
+        firstContinuation.finish()
+        let resultA = try await a.value
+        #expect(resultA.byteCount == 10)
+        #expect(try String(contentsOf: file, encoding: .utf8) == "AAAAAAAAAA")
+        #expect(directoryContents(dir) == ["out.bin"])
+    }
+
     @Test("the total is unknown without Content-Length")
     func unknownTotal() async throws {
         let dir = try makeTemporaryDirectory()

@@ -69,6 +69,16 @@ struct ServerSentEventTests {
         #expect(start.duration(to: .now) < .seconds(20))  // the server's 20 ms, not the 30 s default
     }
 
+    @Test("a server's retry delay is capped: retry: 9223372036854775807 cannot park the stream for ever")
+    func retryIsCapped() async throws {
+        let (client, _) = scriptedClient { _, _ in (ok(), chunkedBody(["retry: 9223372036854775807\ndata: x\n\n", "retry: 86400000\ndata: y\n\n"])) }
+        var iterator = try await client.events(for: Request<Void>(path: "/sse"), reconnection: .automatic()).makeAsyncIterator()
+        #expect(try await iterator.next()?.data == "x")
+        #expect(iterator.reconnectionDelay <= .seconds(60))
+        #expect(try await iterator.next()?.data == "y")
+        #expect(iterator.reconnectionDelay <= .seconds(60), "a day's delay is capped too")
+    }
+
     @Test("stops reconnecting after maxAttempts connections without an event")
     func givesUp() async throws {
         let (client, transport) = scriptedClient { _, call in
