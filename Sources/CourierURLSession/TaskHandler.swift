@@ -367,7 +367,13 @@ final class TaskHandler: Sendable {
         defer { withExtendedLifetime(callerObjects) {} }   // let go of here, after the end is delivered
         switch state {
         case .waitingForHead(let continuation):
-            continuation.resume(throwing: mapped ?? TransportError(.other, "the task completed without a response"))
+            if mapped == nil, let response = task.response {
+                // FoundationNetworking tells the delegate nothing of a 3xx it could not follow
+                // (no usable `Location`), and keeps its body to itself; the head is the answer.
+                continuation.resume(returning: (Self.head(from: response), isHead ? nil : HTTPBody()))
+            } else {
+                continuation.resume(throwing: mapped ?? TransportError(.other, "the task completed without a response"))
+            }
         case .buffering(let continuation, let head, let bytes):
             if let mapped {
                 continuation.resume(throwing: mapped)

@@ -49,6 +49,31 @@ struct URLSessionDownloadTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
     }
 
+    @Test("a download answered 401 with an authentication challenge fails with the 401, not a cancellation",
+          .timeLimit(.minutes(1)), arguments: TransportKind.allCases)
+    func challengedDownload(_ kind: TransportKind) async throws {
+        let dir = try Transfers.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try await withTestServer { server in
+            let client = kind.client(for: server)
+            let error = await #expect(throws: APIError.self) {
+                try await client.download(Request<Data>(path: "/auth/challenge/basic"), to: dir.appendingPathComponent("d"))
+            }
+            #expect(error?.statusCode == 401)
+        }
+    }
+
+    @Test("a 3xx without a Location is handed over as the response it is", .timeLimit(.minutes(1)),
+          arguments: TransportKind.allCases)
+    func redirectWithoutLocation(_ kind: TransportKind) async throws {
+        try await withTestServer { server in
+            let client = kind.client(for: server)
+            let error = await #expect(throws: APIError.self) { try await client.send(Request<Data>(path: "/status/302")) }
+            #expect(error?.kind == .httpError)
+            #expect(error?.statusCode == 302)
+        }
+    }
+
     /// FoundationNetworking's download files: `<UUID>.tmp` in the temporary directory.
     static func sessionDownloadFiles() -> Set<String> {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())) ?? []
