@@ -71,6 +71,11 @@ public final class RecordingTransport: Transport {
         let (response, responseBody) = try await upstream.send(request, body: forwarded, context: context)
         let data = try await Data(collecting: responseBody ?? HTTPBody(), upTo: context.maxResponseSize)
 
+        // The recorder's own secret names and the ones the client knows: its configuration's
+        // `sensitiveHeaders`/`sensitiveQueryNames` and those its middleware declared (an API-key
+        // header, a signature), which reach the transport in the request context.
+        let extraHeaders = self.extraHeaders.union(context.sensitiveHeaders)
+        let queryNames = context.sensitiveQueryNames.isEmpty ? self.queryNames : self.queryNames.adding(context.sensitiveQueryNames)
         // Secret values the request carried (headers, query, body fields), longest first, so an
         // answer that echoes them (even inside a JSON string) does not leak them into the file.
         let secrets = (Self.secrets(in: request, extra: extraHeaders, queryNames: queryNames)
@@ -87,7 +92,8 @@ public final class RecordingTransport: Transport {
                 body: reqText, bodyEncoding: reqEncoding),
             response: Cassette.RecordedMessage(
                 method: nil, url: nil, status: response.status.code,
-                headers: Cassette.RecordedMessage.encodeHeaders(response.headerFields, redacting: extraHeaders),
+                headers: Cassette.RecordedMessage.encodeHeaders(Self.scrub(response.headerFields, queryNames: queryNames, secrets: secrets),
+                                                                redacting: extraHeaders),
                 body: resText, bodyEncoding: resEncoding)
         )
         let snapshot = cassette.withLock { cassette -> Cassette in
@@ -121,6 +127,24 @@ public final class RecordingTransport: Transport {
     }
 
     /// `data` with every secret value replaced by the placeholder (text bodies only).
+    /// Response header values without secrets: the URLs of `Location` and `Content-Location` with
+    /// their secret query values redacted (a redirect to a presigned URL carries its signature),
+    /// and any secret value the request carried replaced wherever it is echoed.
+    static func scrub(_ fields: HTTPFields, queryNames: Redaction.QueryNames, secrets: [String]) -> HTTPFields {
+        var scrubbed = HTTPFields()
+        for field in fields {
+            var value = field.value
+            if field.name == .location || field.name == .contentLocation {
+                value = value.hasPrefix("/") ? queryNames.redact(target: value) : queryNames.redact(url: value)
+            }
+            for secret in secrets where value.contains(secret) {
+                value = value.replacingOccurrences(of: secret, with: Redaction.placeholder)
+            }
+            scrubbed.append(HTTPField(name: field.name, value: value))
+        }
+        return scrubbed
+    }
+
     static func scrub(_ data: Data, secrets: [String]) -> Data {
         guard !secrets.isEmpty, var text = String(data: data, encoding: .utf8) else { return data }
         var changed = false

@@ -58,22 +58,29 @@ public final class ReplayTransport: Transport {
     public func send(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
         if let body { _ = try await Data(collecting: body, upTo: .max) }
         requestLog.withLock { $0.append(request) }
-        let url = Cassette.url(of: request)
+        // The client's own secret query names (its configuration's, its middleware's) are
+        // redacted as the recorder redacted them.
+        let url = context.queryNames.redact(target: Cassette.url(of: request))
         let key = Cassette.key(method: request.method.rawValue, url: url)
         // A parameter redacted when recording (a name the recorder was told to redact, too)
-        // matches whatever the request carries now.
+        // matches whatever the request carries now; the recorded order is counted per recorded
+        // request, so a redacted value that changes every time (a timestamp, a nonce) still
+        // replays the answers in order.
+        var matched = key
         let candidates = cassette.exchanges.filter { exchange in
             let recorded = exchange.request.url ?? ""
             let names = Cassette.redactedNames(in: recorded)
-            return Cassette.key(method: exchange.request.method ?? "", url: recorded)
-                == (names.isEmpty ? key : Cassette.key(method: request.method.rawValue, url: url, alsoRedacting: names))
+            let recordedKey = Cassette.key(method: exchange.request.method ?? "", url: recorded)
+            guard recordedKey == (names.isEmpty ? key : Cassette.key(method: request.method.rawValue, url: url, alsoRedacting: names)) else { return false }
+            matched = recordedKey
+            return true
         }
         guard !candidates.isEmpty else {
             throw UnknownRequest(request: key, recorded: cassette.exchanges.map { "\($0.request.method ?? "?") \($0.request.url ?? "?")" })
         }
         let index = served.withLock { served -> Int in
-            let index = served[key, default: 0]
-            served[key] = index + 1
+            let index = served[matched, default: 0]
+            served[matched] = index + 1
             return min(index, candidates.count - 1)
         }
         let recorded = candidates[index].response

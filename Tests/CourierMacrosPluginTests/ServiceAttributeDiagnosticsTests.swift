@@ -235,6 +235,32 @@ struct ServiceAttributeDiagnosticsTests {
         }
     }
 
+    @Test("a template in the query is refused: only the path is filled in")
+    func templateInQuery() {
+        assertMacro {
+            """
+            @Service
+            protocol Search {
+                @GET("/search?q={q}")
+                func search(q: String) async throws -> [Post]
+            }
+            """
+        } diagnostics: {
+            """
+            @Service
+            protocol Search {
+                @GET("/search?q={q}")
+                     ┬──────────────
+                     ╰─ 🛑 malformed path template: '{q}' is after '?': only the path is filled in; bind the parameter with @QueryParams instead
+                func search(q: String) async throws -> [Post]
+                            ┬────────
+                            ╰─ ⚠️ parameter 'q' is not sent; use it in the path as {q}, or list it in @QueryParams, @Header or @Body
+                               ✏️ send 'q' as a query item
+            }
+            """
+        }
+    }
+
     @Test("attribute arguments that are not literals, and a parameter in a header and the query")
     func nonLiteralArguments() {
         assertMacro {

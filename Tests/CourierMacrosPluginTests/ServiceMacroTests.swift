@@ -54,7 +54,7 @@ struct ServiceMacroTests {
         }
     }
 
-    @Test("Snowdrop's spelling url:, static headers, a Void DELETE")
+    @Test("Snowdrop's spelling url:, static headers (every @Headers), a Void DELETE")
     func snowdropSpelling() {
         assertMacro {
             """
@@ -62,6 +62,7 @@ struct ServiceMacroTests {
             protocol MyEndpoint {
                 @GET(url: "/posts")
                 @Headers(["X-DeviceID": "testSim001"])
+                @Headers(["Accept": "application/json"])
                 func getAllPosts() async throws -> [Post]
 
                 @DELETE(url: "/posts/{id}")
@@ -101,6 +102,7 @@ struct ServiceMacroTests {
                     var __endpoint = EndpointDescriptor(method: "GET", path: "/posts", operation: "MyEndpoint.getAllPosts()")
                     __endpoint.queryItems(_queryItems)
                     __endpoint.header("X-DeviceID", "testSim001")
+                    __endpoint.header("Accept", "application/json")
                     return try await __endpoint.send(on: self.client)
                 }
 

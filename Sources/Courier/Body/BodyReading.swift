@@ -71,6 +71,7 @@ package enum BodyReading {
     /// consuming it; whatever was read when the stream fails.
     package static func consumingPrefix(of body: HTTPBody?, limit: Int) async -> Data {
         guard let body else { return Data() }
+        let limit = max(0, limit)   // a negative size limit (a caller's arithmetic) reads nothing
         var data = Data()
         do {
             for try await chunk in body {

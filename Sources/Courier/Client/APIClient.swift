@@ -200,12 +200,15 @@ public final class APIClient: Sendable {
             let (responseHead, body) = try await handler(prepared.head, prepared.body, context)
             headTime = .now
             head = responseHead
+            guard context.acceptableStatusCodes.contains(responseHead.status.code) else {
+                // Read up to the size limit, never past it, and never failing on it: an error
+                // page larger than `maxResponseSize` still reports its status.
+                let prefix = await BodyReading.consumingPrefix(of: body, limit: context.maxResponseSize)
+                throw Self.httpError(responseHead, body: prefix, summary: prepared.summary)
+            }
             data = try await BodyReading.collect(body, head: responseHead, limit: context.maxResponseSize, summary: prepared.summary)
         } catch {
             throw Self.map(error, summary: prepared.summary, timeout: context.timeout)
-        }
-        guard context.acceptableStatusCodes.contains(head.status.code) else {
-            throw Self.httpError(head, body: data, summary: prepared.summary)
         }
         return Exchange(head: head, body: data, summary: prepared.summary, startDate: startDate, start: start, headTime: headTime)
     }

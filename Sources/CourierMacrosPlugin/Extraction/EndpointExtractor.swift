@@ -17,7 +17,7 @@ struct EndpointExtractor {
         var endpoint = EndpointModel(
             declaration: function, name: name, parameters: [],
             returnType: Self.returnType(function), httpMethod: nil, pathExpression: nil,
-            staticHeaders: nil, bodyEncoding: .json, options: nil)
+            staticHeaders: [], bodyEncoding: .json, options: nil)
         guard requiresHTTP else {
             endpoint.parameters = parameters
             return endpoint

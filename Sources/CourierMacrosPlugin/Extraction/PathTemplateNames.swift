@@ -10,6 +10,12 @@ struct PathTemplateNames {
     static func parse(_ path: String) -> Result<[Template], PathTemplateError> {
         var templates: [Template] = []
         var rest = Substring(path)
+        // Only the path is filled in: the query and the fragment are sent as written, so a
+        // template there would go out as `%7Bq%7D` with the value dropped.
+        if let mark = path.firstIndex(where: { $0 == "?" || $0 == "#" }), let open = path[mark...].firstIndex(of: "{") {
+            let name = path[open...].dropFirst().prefix { $0 != "}" && $0 != "=" }
+            return .failure(PathTemplateError(reason: "'{\(name)}' is after '\(path[mark])': only the path is filled in; bind the parameter with @QueryParams instead"))
+        }
         while let open = rest.firstIndex(of: "{") {
             guard let close = rest[open...].firstIndex(of: "}") else {
                 return .failure(PathTemplateError(reason: "'{' without a closing '}'"))

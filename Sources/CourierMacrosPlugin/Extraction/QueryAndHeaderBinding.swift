@@ -123,15 +123,14 @@ extension EndpointExtractor {
     /// the header `X-Trace`).
     func bindHeaders(_ attributes: EndpointAttributes, function: FunctionDeclSyntax, endpoint: inout EndpointModel,
                      binder: inout ParameterBinder, into sink: inout DiagnosticSink) {
-        if let expression = attributes.headers.first {
+        // Every `@Headers`, in order (several are as one with all their entries).
+        for expression in attributes.headers {
             if let dictionary = expression.as(DictionaryExprSyntax.self) {
                 if case .elements(let elements) = dictionary.content {
-                    endpoint.staticHeaders = .pairs(elements.map { ($0.key, $0.value) })
-                } else {
-                    endpoint.staticHeaders = .pairs([])
+                    endpoint.staticHeaders.append(.pairs(elements.map { ($0.key, $0.value) }))
                 }
             } else {
-                endpoint.staticHeaders = .dictionary(expression)
+                endpoint.staticHeaders.append(.dictionary(expression))
             }
         }
         var names = WireNameRegistry(kind: .header)

@@ -30,13 +30,13 @@ struct EndpointMethodFactory {
             lines.append("__endpoint.query(\(literal(name)), \(parameter))")
         }
         lines.append("__endpoint.queryItems(_queryItems)")
-        switch endpoint.staticHeaders {
-        case .pairs(let pairs):
-            for (name, value) in pairs { lines.append("__endpoint.header(\(name.trimmedDescription), \(value.trimmedDescription))") }
-        case .dictionary(let expression):
-            lines.append("for (name, value) in \(expression.trimmedDescription) { __endpoint.header(name, value) }")
-        case nil:
-            break
+        for headers in endpoint.staticHeaders {
+            switch headers {
+            case .pairs(let pairs):
+                for (name, value) in pairs { lines.append("__endpoint.header(\(name.trimmedDescription), \(value.trimmedDescription))") }
+            case .dictionary(let expression):
+                lines.append("for (name, value) in \(expression.trimmedDescription) { __endpoint.header(name, value) }")
+            }
         }
         for (name, parameter) in endpoint.headerBindings {
             lines.append("__endpoint.header(\(name), \(parameter))")

@@ -28,8 +28,8 @@ struct EndpointModel {
     var httpMethod: String?
     /// The path literal as written (re-emitted verbatim).
     var pathExpression: ExprSyntax?
-    /// Static headers: name and value expressions, or one dictionary expression.
-    var staticHeaders: StaticHeaders?
+    /// Static headers, one entry per `@Headers`: name and value expressions, or a dictionary expression.
+    var staticHeaders: [StaticHeaders]
     var bodyEncoding: BodyEncoding
     /// The arguments of `@Options(...)`, passed to `RequestOptions(...)`.
     var options: LabeledExprListSyntax?

@@ -133,6 +133,16 @@ struct APIClientTests {
         #expect(try await client.send(perRequest).count == 1_001)
     }
 
+    @Test("an error status whose body passes maxResponseSize still reports the status, with the body's first maxResponseSize bytes")
+    func errorLargerThanTheLimit() async throws {
+        let (client, stub) = makeClient { $0.maxResponseSize = 1_000 }
+        stub.on(.get, "/busy", .data(Data(repeating: UInt8(ascii: "x"), count: 2_000), contentType: "text/html", status: 503))
+        let error = await #expect(throws: APIError.self) { try await client.send(Request<Data>(path: "/busy")) }
+        #expect(error?.kind == .httpError)
+        #expect(error?.statusCode == 503)
+        #expect(error?.body.count == 1_000)
+    }
+
     @Test("the timeout is the client's, overridable per request")
     func timeout() async throws {
         let (client, stub) = makeClient { $0.timeout = .milliseconds(100) }

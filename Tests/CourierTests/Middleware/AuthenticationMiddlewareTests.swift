@@ -53,6 +53,16 @@ import Testing
         #expect(stub.requests.last?.target == "/v1/search?q=swift&api_key=k%201%26x")
     }
 
+    @Test("an API key sent as a query item is secret to what follows: an error names the request with the key redacted")
+    func queryAPIKeyIsRedacted() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/maps", .status(500, message: "boom"))
+        let client = F.client(stub, [AuthenticationMiddleware(.apiKey("AIza-SECRET", queryItem: "key")), ValidationMiddleware()])
+        let error = await #expect(throws: APIError.self) { try await client.send(F.text(.get, "/maps")) }
+        #expect(stub.requests.last?.target.contains("key=AIza-SECRET") == true)   // sent…
+        #expect(!"\(String(describing: error))".contains("AIza-SECRET"))          // …never shown
+    }
+
     @Test func refusesATokenWithALineBreakWithoutSendingIt() async throws {
         let stub = StubTransport()
         stub.on(.get, "/me", .text("ok"))

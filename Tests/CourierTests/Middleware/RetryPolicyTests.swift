@@ -112,4 +112,10 @@ import Testing
         let client = F.client(transport, [RetryMiddleware(policy: RetryPolicy(jitter: .none), clock: TestMiddlewareClock())])
         #expect(try await client.send(F.text(.get, "/x")) == "0123456789abcdefghijKLMNOPQRST")
     }
+
+    @Test("an unlimited budget reports Int.max retries available, not an arithmetic trap")
+    func unlimitedBudgetAvailable() {
+        #expect(RetryBudget.unlimited.available == Int.max)
+        #expect(RetryBudget(retryRatio: 0.1, minRetriesPerSecond: 1e300).available == Int.max)
+    }
 }

@@ -65,6 +65,39 @@ struct CassetteRedactionTests {
         #expect(text.contains("password=x"), "a JSON string value is not parsed as a form")
     }
 
+    @Test("a redirect's Location keeps no secret query value (a presigned URL's signature and token)")
+    func redirectLocation() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-cassette-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let live = StubTransport()
+        live.on(.get, "/download", .status(302, headers: [.location: "/bucket/k?X-Amz-Signature=SIG-SECRET&X-Amz-Security-Token=TOK-SECRET&part=1"]))
+        live.on(.get, "/bucket/k", .text("bytes"))
+        let client = APIClient(configuration: APIConfiguration(baseURL: Self.baseURL), transport: RecordingTransport(live, file: file))
+        _ = try await client.send(Request<Data>(path: "/download"))
+        let text = try String(contentsOf: file, encoding: .utf8)
+        #expect(!text.contains("SIG-SECRET"))
+        #expect(!text.contains("TOK-SECRET"))
+        #expect(text.contains("part=1"))
+    }
+
+    @Test("the secret names the client knows — its configuration's and its middleware's — are redacted in the cassette too")
+    func contextSecretNames() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-cassette-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let live = StubTransport()
+        live.on(.get, "/**", .text("ok"))
+        var configuration = APIConfiguration(baseURL: Self.baseURL)
+        configuration.sensitiveQueryNames = ["sessionref"]
+        configuration.sensitiveHeaders = [HTTPField.Name("X-Tenant-Pass")!]
+        let client = APIClient(configuration: configuration, transport: RecordingTransport(live, file: file),
+                               middleware: [AuthenticationMiddleware(.apiKey("K-SECRET", header: "X-App-Key"))])
+        _ = try await client.send(Request<Data>(path: "/items", headers: [HTTPField.Name("X-Tenant-Pass")!: "TP-SECRET"]).query("sessionref", "SR-SECRET"))
+        let text = try String(contentsOf: file, encoding: .utf8)
+        for secret in ["K-SECRET", "TP-SECRET", "SR-SECRET"] {
+            #expect(!text.contains(secret), "\(secret) leaked into the cassette")
+        }
+    }
+
     @Test("users add query names for the cassette's URLs")
     func extraQueryNames() async throws {
         let request = Request<Data>(path: "/maps", query: [.init(name: "key", value: "AIza-SECRET"), .init(name: "sig", value: "SIG-SECRET")])

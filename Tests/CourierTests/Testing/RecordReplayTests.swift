@@ -78,6 +78,21 @@ struct RecordReplayTests {
         #expect(answers == ["1", "2", "2"])
     }
 
+    @Test("a redacted query value that changes every time (a timestamp) still replays the answers in the recorded order")
+    func orderWithRedactedValue() async throws {
+        let live = StubTransport()
+        live.on(.get, "/poll", [.text("pending"), .text("pending"), .text("done")])
+        let file = cassetteURL()
+        defer { try? FileManager.default.removeItem(at: file) }
+        let base = APIConfiguration(baseURL: URL(string: "https://api.example.com")!)
+        let recorder = APIClient(configuration: base, transport: RecordingTransport(live, file: file, redactQueryItems: ["ts"]))
+        for ts in 1...3 { _ = try await recorder.send(Request<String>(path: "/poll").query("ts", "\(ts)")) }
+        let client = APIClient(configuration: base, transport: try ReplayTransport(file: file))
+        var answers: [String] = []
+        for ts in 7...9 { answers.append(try await client.send(Request<String>(path: "/poll").query("ts", "\(ts)"))) }
+        #expect(answers == ["pending", "pending", "done"])
+    }
+
     @Test("binary bodies survive as base64")
     func binary() async throws {
         let live = StubTransport()

@@ -135,6 +135,9 @@ public struct AuthenticationMiddleware: Middleware {
             return try await next(request, body, context)
         case .query(let name, let value):
             MiddlewareSupport.appendQuery([URLQueryItem(name: name, value: value)], to: &request)
+            // Secret from here on, as the header form's name is: errors, logs and cassettes
+            // below redact it (Google's `key` is no name that looks secret).
+            context.sensitiveQueryNames.insert(name)
             return try await next(request, body, context)
         case .tokens(let refresher):
             return try await sendWithTokens(request, body: body, context: context, refresher: refresher, next: next)

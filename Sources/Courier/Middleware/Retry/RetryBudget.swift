@@ -89,8 +89,13 @@ public final class RetryBudget: Sendable {
         }
     }
 
-    /// The retries available now (deposits plus reserve, rounded down), for tests and metrics.
+    /// The retries available now (deposits plus reserve, rounded down; `Int.max` for a budget
+    /// without limit), for tests and metrics.
     public var available: Int {
-        state.withLock { Int(($0.deposits + $0.reserve + Self.epsilon).rounded(.down)) }
+        state.withLock { state in
+            let value = (state.deposits + state.reserve + Self.epsilon).rounded(.down)
+            // `Int(_:)` traps past Int.max: `.unlimited`'s reserve is `.greatestFiniteMagnitude`.
+            return value >= Double(Int.max) ? Int.max : Int(value)
+        }
     }
 }
