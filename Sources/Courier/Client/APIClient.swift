@@ -180,6 +180,7 @@ public final class APIClient: Sendable {
             maxResponseSize: options.maxResponseSize ?? configuration.maxResponseSize, logger: configuration.logger)
         context.targetsBaseOrigin = prepared.targetsBaseOrigin
         context.sensitiveHeaders = configuration.sensitiveHeaders
+        context.originOnlyHeaders = builder.originOnlyHeaders
         context.sensitiveQueryNames = configuration.sensitiveQueryNames
         context.acceptableStatusCodes = options.acceptableStatusCodes ?? configuration.acceptableStatusCodes
         context.urlTemplate = prepared.urlTemplate

@@ -74,7 +74,12 @@ struct RedirectFollower: Sendable {
                         reason: "HTTP \(status) asks to resend the body of an authenticated or signed request to another origin, which could replay it (set RedirectPolicy.allowsCrossOriginBodyRedirects to allow)",
                         location: queryNames.redact(url: location))
                 }
-                nextRequest.headerFields = nextRequest.headerFields.filter { !Redaction.isSensitive(header: $0.name, extra: sensitive) }
+                // Secrets, and what the client sends only to its own origin (its default headers,
+                // `Accept-Language`), as a request built for another origin would lack them.
+                let originOnly = context.originOnlyHeaders
+                nextRequest.headerFields = nextRequest.headerFields.filter {
+                    !Redaction.isSensitive(header: $0.name, extra: sensitive) && !originOnly.contains($0.name)
+                }
             }
             if status == 303 || ((status == 301 || status == 302) && request.method == .post) {
                 if nextRequest.method != .head { nextRequest.method = .get }

@@ -29,6 +29,9 @@ struct RequestBuilder: Sendable {
     /// Only `Accept` and `User-Agent`: for requests to other origins, which must not get the
     /// configuration's headers (they often carry an API key).
     let otherOriginHeaders: HTTPFields
+    /// The names in ``defaultHeaders`` that ``otherOriginHeaders`` lacks (the configuration's
+    /// headers, `Accept-Language`): removed when a redirect leaves the base URL's origin.
+    let originOnlyHeaders: Set<HTTPField.Name>
     /// A default header the configuration refused (CR, LF or NUL in its value): every request
     /// fails with it rather than going out without the header.
     let invalidDefaultHeader: InvalidHeaderError?
@@ -47,6 +50,7 @@ struct RequestBuilder: Sendable {
         headers.append(contentsOf: configuration.defaultHeaders)
         self.defaultHeaders = headers
         self.otherOriginHeaders = standard
+        self.originOnlyHeaders = Set(headers.map(\.name)).subtracting(standard.map(\.name))
         self.invalidDefaultHeader = configuration.defaultHeaders.invalidHeader
         self.encodedBaseParameters = QueryEncoding.encode(configuration.baseParameters)
         self.queryNames = configuration.sensitiveQueryNames.isEmpty ? nil : Redaction.QueryNames.standard.adding(configuration.sensitiveQueryNames)

@@ -47,6 +47,10 @@ public struct RequestContext: Sendable {
     /// middleware add (an API-key header, a signature). Such headers are redacted in logs and
     /// removed when a redirect leaves the origin.
     public var sensitiveHeaders: Set<HTTPField.Name> = []
+    /// Header names the client sends only to its base URL's origin — the configuration's
+    /// default headers and `Accept-Language` — which a redirect to another origin removes, as it
+    /// removes ``sensitiveHeaders``.
+    package var originOnlyHeaders: Set<HTTPField.Name> = []
     /// Query parameter names whose values are secret besides ``Redaction/QueryNames/standard``:
     /// the client's ``APIConfiguration/sensitiveQueryNames``. Errors, logs and refused redirect
     /// locations redact them.

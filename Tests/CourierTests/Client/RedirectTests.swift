@@ -43,6 +43,24 @@ struct RedirectTests {
         }
     }
 
+    @Test("the client's default headers and Accept-Language stay with its origin: a redirect elsewhere drops them, as a request built for elsewhere lacks them")
+    func crossOriginDropsDefaultHeaders() async throws {
+        let (client, stub) = makeClient { configuration in
+            configuration.sendsPreferredLanguages = true
+            configuration.defaultHeaders = [.init("X-Client-Id")!: "app-7"]
+        }
+        stub.on(.get, "/old", redirect(to: "https://other.example.net/x"))
+        stub.on(.get, "/x", .text("ok"))
+        _ = try await client.send(Request<String>(path: "/old"))
+        let (first, second) = (stub.requests[0], stub.requests[1])
+        #expect(first.headers[.init("X-Client-Id")!] == "app-7")
+        #expect(second.request.authority == "other.example.net")
+        #expect(second.headers[.init("X-Client-Id")!] == nil)
+        #expect(second.headers[.acceptLanguage] == nil)
+        #expect(second.headers[.accept] != nil)
+        #expect(second.headers[.userAgent] != nil)
+    }
+
     @Test("a different port is a different origin")
     func portIsPartOfOrigin() async throws {
         let (client, stub) = makeClient()

@@ -100,6 +100,24 @@ struct CoalescingMiddlewareTests {
         #expect(transport.cancelled == 0)
     }
 
+    @Test("a waiting caller keeps its own timeout: it fails with a timeout at its deadline while a longer exchange goes on")
+    func waiterTimesOut() async throws {
+        let transport = HeldTransport()
+        let coalescing = CoalescingMiddleware()
+        let client = MiddlewareFixtures.client(transport, [coalescing])
+        let leader = Task { try await client.send(MiddlewareFixtures.text(.get, "/report", options: RequestOptions(timeout: .seconds(600)))) }
+        try await eventually { transport.calls == 1 }
+        let start = ContinuousClock.now
+        let error = await #expect(throws: APIError.self) {
+            try await client.send(MiddlewareFixtures.text(.get, "/report", options: RequestOptions(timeout: .milliseconds(200))))
+        }
+        #expect(error?.kind == .timeout)
+        #expect(start.duration(to: .now) < .seconds(30), "a hang guard: the waiter must not wait for the leader's 600 s")
+        transport.open()
+        #expect(try await leader.value == "call 1 for /v1/report")
+        #expect(transport.calls == 1)
+    }
+
     @Test("a cancelled leader stops its exchange; a waiting caller sends the request again and gets the value")
     func cancelledLeaderHandsOver() async throws {
         let transport = HeldTransport()

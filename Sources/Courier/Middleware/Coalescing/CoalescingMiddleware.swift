@@ -63,7 +63,7 @@ public struct CoalescingMiddleware: Middleware {
             return try await next(request, body, context)
         }
         let key = InFlightExchanges.Key(request)
-        switch try await exchanges.join(key) {
+        switch try await exchanges.join(key, deadline: context.deadline) {
         case .joined(let shared):
             context.logger.debug("joined an identical request in flight", metadata: [
                 "http.request.method": "\(request.method.rawValue)",

@@ -63,8 +63,10 @@ final class InFlightExchanges: Sendable {
     /// took over as leader is not counted).
     var joinedCount: Int { state.withLock { $0.joinedCount } }
 
-    /// Leads a new exchange for `key`, or waits for the one in flight.
-    func join(_ key: Key) async throws -> Role {
+    /// Leads a new exchange for `key`, or waits for the one in flight — until `deadline` at
+    /// most (the waiter's own: the exchange it joined may have a later one), then it fails
+    /// with a timeout.
+    func join(_ key: Key, deadline: ContinuousClock.Instant) async throws -> Role {
         let lead: UInt64? = state.withLock { state in
             guard state.flights[key] == nil else { return nil }
             let id = state.makeID()
@@ -74,8 +76,19 @@ final class InFlightExchanges: Sendable {
         if let lead { return .lead(flight: lead) }
 
         let waiterID = state.withLock { $0.makeID() }
+        // Only a waiter pays for a timer.
+        let timer = Task { [self] in
+            do { try await Task.sleep(until: deadline, clock: .continuous) } catch { return }
+            expire(key, waiterID: waiterID)
+        }
+        defer { timer.cancel() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Role, any Error>) in
+                if ContinuousClock.now >= deadline {
+                    // Too late to wait (the timer may already have found nothing to expire).
+                    continuation.resume(throwing: Self.waitTimedOut)
+                    return
+                }
                 let leadNow: UInt64? = state.withLock { state in
                     guard var flight = state.flights[key] else {
                         // The exchange ended in the meantime: lead a new one.
@@ -135,4 +148,16 @@ final class InFlightExchanges: Sendable {
         }
         waiter?.resume(throwing: CancellationError())
     }
+
+    /// A waiter's deadline passed: it stops waiting, with a timeout.
+    private func expire(_ key: Key, waiterID: UInt64) {
+        let waiter = state.withLock { state -> CheckedContinuation<Role, any Error>? in
+            state.flights[key]?.waiters.removeValue(forKey: waiterID)
+        }
+        waiter?.resume(throwing: Self.waitTimedOut)
+    }
+
+    /// What a waiter whose deadline passed throws (the client reports its own timeout).
+    static let waitTimedOut = TransportError(.timeout, "the deadline passed while waiting for an identical request in flight",
+                                             requestMayHaveBeenSent: false)
 }
