@@ -124,3 +124,70 @@ struct ServiceBodyTests {
         #expect(stub.requests.last?.headers[.contentType] == "text/csv")
     }
 }
+
+/// Optional bodies: `nil` sends none; `Data?` is sent as bytes, like `Data`.
+@Service
+protocol OptionalBodies {
+    @POST("/raw")
+    func upload(body: Data?) async throws -> Data
+    @POST("/posts")
+    func save(body: Post?) async throws -> Data
+}
+
+@Suite("Generated services: optional bodies")
+struct ServiceOptionalBodyTests {
+    @Test("a Data? body is sent as its bytes, a nil one as no body; a nil Encodable? sends no body, not null")
+    func optionalBodies() async throws {
+        let stub = StubTransport()
+        stub.on(.post, "/raw", .data(Data()))
+        stub.on(.post, "/posts", .data(Data()))
+        let service = OptionalBodiesService(baseURL: baseURL, transport: stub)
+        _ = try await service.upload(body: Data([0, 1, 2]))
+        _ = try await service.upload(body: nil)
+        _ = try await service.save(body: nil)
+        _ = try await service.save(body: Post(id: 1, title: "a"))
+        let sent = stub.requests
+        #expect(sent.count == 4)
+        #expect(sent[0].body == Data([0, 1, 2]))
+        #expect(sent[0].headers[.contentType] != "application/json")
+        #expect(sent[1].body.isEmpty)
+        #expect(sent[2].body.isEmpty)
+        #expect(sent[2].headers[.contentType] == nil)
+        #expect(try sent[3].decodedBody(Post.self) == Post(id: 1, title: "a"))
+    }
+}
+
+/// More than one piece of binary in one upload, and binary where a form cannot carry it.
+@Service
+protocol Uploads {
+    @POST("/upload") @FileUpload @Body("image")
+    func upload(image: Data, thumb: Data, caption: String, callback: URL) async throws -> Data
+    @POST("/form") @FormURLEncoded
+    func form(name: String, blob: Data) async throws -> Data
+}
+
+@Suite("Generated services: binary parameters")
+struct ServiceBinaryParameterTests {
+    @Test("another Data parameter of an upload is a file part of its bytes, not the text '<N> bytes'; a web URL is a text field")
+    func secondFilePart() async throws {
+        let stub = StubTransport()
+        stub.on(.post, "/upload", .data(Data()))
+        let service = UploadsService(baseURL: baseURL, transport: stub)
+        _ = try await service.upload(image: jpegBytes, thumb: Data([0xFF, 0xD8, 0xFF, 0x01, 0x02]), caption: "hi",
+                                     callback: URL(string: "https://example.com/done")!)
+        let text = String(decoding: try #require(stub.requests.first).body, as: UTF8.self)
+        #expect(text.contains(#"name="thumb"; filename="#))
+        #expect(!text.contains("5 bytes"))
+        #expect(text.contains(#"name="caption""#))
+        #expect(text.contains("https://example.com/done"))
+    }
+
+    @Test("a Data parameter of a URL-encoded form fails the request loudly instead of sending '<N> bytes'")
+    func dataInForm() async throws {
+        let stub = StubTransport()
+        stub.on(.post, "/form", .data(Data()))
+        let service = UploadsService(baseURL: baseURL, transport: stub)
+        await #expect(throws: APIError.self) { try await service.form(name: "a", blob: Data([1, 2, 3])) }
+        #expect(stub.requests.isEmpty)
+    }
+}

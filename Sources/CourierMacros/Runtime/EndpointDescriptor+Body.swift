@@ -18,7 +18,32 @@ extension EndpointDescriptor {
         body = value
     }
 
+    /// An optional body parameter: `nil` sends no body (not JSON `null`); a value is sent as
+    /// its non-optional type would be.
+    public mutating func jsonBody<Value: Encodable & Sendable>(_ value: Value?) {
+        if let value { jsonBody(value) } else { body = nil }
+    }
+
+    /// An optional `Data` body: `nil` sends no body; bytes are sent as they are (not as a
+    /// base64 JSON string).
+    public mutating func jsonBody(_ value: Data?) {
+        if let value { jsonBody(value) } else { body = nil }
+    }
+
+    /// An optional `RequestBody`: `nil` sends no body.
+    public mutating func jsonBody(_ value: RequestBody?) {
+        body = value
+    }
+
     // MARK: Forms
+
+    /// A `Data` parameter of a `@FormURLEncoded` method: a URL-encoded form carries text, so the
+    /// request fails with ``Courier/APIError/Kind/encodingFailed`` rather than sending
+    /// "<N> bytes"; `nil` is left out. Send bytes with `@FileUpload`.
+    public mutating func formField(_ name: String, _ value: Data?) {
+        guard value != nil else { return }
+        fail(EndpointError("the form field '\(name)' is Data: an application/x-www-form-urlencoded form carries text only; send bytes with @FileUpload"))
+    }
 
     /// Adds an `application/x-www-form-urlencoded` field; `nil` is left out, an array adds one
     /// field per element (`@FormURLEncoded`).
@@ -76,6 +101,24 @@ extension EndpointDescriptor {
         var merged = multipart ?? MultipartForm(boundary: form.boundary)
         for part in form.parts { merged.append(part) }
         setMultipart(merged)
+    }
+
+    /// Adds a `Data` parameter of a `@FileUpload` method (besides the file) as a file part of
+    /// its bytes, the type inferred from them; `nil` is left out.
+    public mutating func multipartField(_ name: String, _ value: Data?) {
+        guard let value else { return }
+        filePart(name, value, description: nil)
+    }
+
+    /// Adds a `URL` parameter of a `@FileUpload` method (besides the file): a file URL as a part
+    /// streamed from that file, a web URL as a text field; `nil` is left out.
+    public mutating func multipartField(_ name: String, _ value: URL?) {
+        guard let value else { return }
+        if value.isFileURL {
+            filePart(name, value, description: nil)
+        } else {
+            multipartField(name, value.absoluteString)
+        }
     }
 
     /// Adds a text field to a multipart body (other parameters of a `@FileUpload` method);
@@ -171,3 +214,4 @@ extension FormValue: Encodable {
         }
     }
 }
+
