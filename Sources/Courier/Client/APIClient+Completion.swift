@@ -56,7 +56,7 @@ extension APIClient {
             } catch let error as APIError {
                 result = .failure(error)
             } catch is CancellationError {
-                result = .failure(.cancelled(request: (try? self.prepare(request)).map { RequestSummary($0.0) }))
+                result = .failure(.cancelled(request: (try? self.prepare(request)).map { self.summary(of: $0.0) }))
             } catch {
                 result = .failure(.unknown(request: nil, underlying: error))
             }

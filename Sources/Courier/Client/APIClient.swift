@@ -29,6 +29,7 @@ public final class APIClient: Sendable {
     public let middleware: [any Middleware]
 
     private let builder: RequestBuilder
+
     private let handler: HTTPHandler
     /// Whether a ``CachingMiddleware`` is in the chain (only then is the response's
     /// `Courier-Cache` field looked up for ``ResponseMetrics/cacheOutcome``).
@@ -236,6 +237,12 @@ public final class APIClient: Sendable {
         // the three dynamic protocol-conformance casts `String(describing:)` tries first
         // (~3,000 instructions per request, measured with callgrind).
         _typeName(R.self, qualified: false)
+    }
+
+    /// A summary of `head` for an error, redacting the configuration's secret query names too
+    /// (`RequestSummary(head)` knows only the standard ones).
+    func summary(of head: HTTPRequest, operationName: String? = nil) -> RequestSummary {
+        builder.summary(of: head, operationName: operationName)
     }
 
     static func httpError(_ head: HTTPResponse, body: Data, summary: RequestSummary) -> APIError {

@@ -56,22 +56,33 @@ struct RequestBuilder: Sendable {
         self.queryNames = configuration.sensitiveQueryNames.isEmpty ? nil : Redaction.QueryNames.standard.adding(configuration.sensitiveQueryNames)
     }
 
+    /// A summary of `head`, with the standard secret query names and the configuration's redacted.
+    func summary(of head: HTTPRequest, operationName: String?) -> RequestSummary {
+        var summary = RequestSummary(head, operationName: operationName)
+        if let queryNames {
+            summary.url = head.originString + queryNames.redact(target: head.path ?? "/")
+        }
+        return summary
+    }
+
+    /// A path as written (with its own query, if any), its secret query values redacted.
+    private func redacted(_ path: String) -> String {
+        (queryNames ?? .standard).redact(target: path)
+    }
+
     func prepare<R: APIRequest>(_ request: R, options: RequestOptions, operationName: String) throws -> PreparedRequest {
         let method: HTTPRequest.Method
         do {
             method = try request.wireMethod()
         } catch {
-            throw APIError.encodingFailed(request: RequestSummary(method: "?", url: request.path.requestPath.text,
+            throw APIError.encodingFailed(request: RequestSummary(method: "?", url: redacted(request.path.requestPath.text),
                                                                   operationName: operationName), underlying: error)
         }
         // The path is read once: it is often a computed property that encodes interpolations.
         let requestPath = request.path.requestPath
         let target = try resolveTarget(request, path: requestPath, method: method, options: options)
         var head = HTTPRequest(method: method, scheme: target.scheme, authority: target.authority, path: target.path)
-        var summary = RequestSummary(head, operationName: operationName)
-        if let queryNames {
-            summary.url = head.originString + queryNames.redact(target: head.path ?? "/")
-        }
+        let summary = self.summary(of: head, operationName: operationName)
         if let carrier = request as? any DeferredEncodingErrorCarrying, let pending = carrier.deferredEncodingError {
             throw APIError.encodingFailed(request: summary, underlying: pending)
         }
@@ -98,7 +109,12 @@ struct RequestBuilder: Sendable {
             do {
                 let (encoded, contentType) = try encode(requestBody)
                 body = encoded
-                if let contentType, fields[.contentType] == nil { fields[.contentType] = contentType }
+                if let contentType, fields[.contentType] == nil {
+                    // The caller's text (`.data(_, contentType:)`…): refused with a line break,
+                    // as any header value is, rather than sent with it turned into a space.
+                    try HeaderValidation.validate(value: contentType, name: "Content-Type")
+                    fields[.contentType] = contentType
+                }
             } catch {
                 throw APIError.encodingFailed(request: summary, underlying: error)
             }
@@ -134,7 +150,7 @@ struct RequestBuilder: Sendable {
     private func resolveTarget<R: APIRequest>(_ request: R, path requestPath: RequestPath, method: HTTPRequest.Method,
                                               options: RequestOptions) throws -> Target {
         if let error = requestPath.error {
-            throw APIError.encodingFailed(request: RequestSummary(method: method.rawValue, url: requestPath.text), underlying: error)
+            throw APIError.encodingFailed(request: RequestSummary(method: method.rawValue, url: redacted(requestPath.text)), underlying: error)
         }
         var rawPath = requestPath.text
         // A path written with its own query ("/search?q=x") keeps it; the fragment is never sent.

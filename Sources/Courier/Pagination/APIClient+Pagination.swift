@@ -32,7 +32,7 @@ extension APIClient {
     ) -> PageSequence<R.Response>.Step {
         let prepared = try? prepare(request)
         let head = prepared?.0
-        let summary = head.map { RequestSummary($0, operationName: request.options.operationName) }
+        let summary = head.map { self.summary(of: $0, operationName: request.options.operationName) }
         return PageSequence.Step(summary: summary) { [self] in
             var visited = visited
             if let head, let summary {

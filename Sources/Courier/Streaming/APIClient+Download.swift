@@ -57,7 +57,7 @@ extension APIClient {
         let fileManager = FileManager.default
         guard fileManager.createFile(atPath: partial.path, contents: nil) else {
             let (prepared, _) = try prepare(request)
-            throw APIError.unknown(request: RequestSummary(prepared), underlying: CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: partial.path]))
+            throw APIError.unknown(request: summary(of: prepared), underlying: CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: partial.path]))
         }
         let handle: FileHandle
         do {
@@ -65,7 +65,7 @@ extension APIClient {
         } catch {
             try? fileManager.removeItem(at: partial)
             let (prepared, _) = try prepare(request)
-            throw APIError.unknown(request: RequestSummary(prepared), underlying: error)
+            throw APIError.unknown(request: summary(of: prepared), underlying: error)
         }
         let sink = ResponseBodySink(handle: handle, limit: request.options.maxResponseSize.map(Int64.init), progress: progress)
         let opened: OpenedExchange
@@ -78,7 +78,7 @@ extension APIClient {
             // A transport writing to the sink may pass the limit before the client sees the head.
             if let exceeded = Self.sinkLimitExceeded(in: error) {
                 let (prepared, _) = try prepare(request)
-                throw APIError.resourceTooLarge(request: RequestSummary(prepared), limit: Int(exceeded.limit))
+                throw APIError.resourceTooLarge(request: summary(of: prepared), limit: Int(exceeded.limit))
             }
             throw error
         }

@@ -217,4 +217,22 @@ struct APIClientTests {
             "\(error)".contains("key=<redacted>") && !"\(error)".contains("AIza-SECRET")
         }
     }
+
+    @Test("the client's secret query names are redacted in every error it builds: a cancelled completion-handler call, a download's, a path that cannot be encoded")
+    func configuredSecretQueryNamesEverywhere() async throws {
+        let (client, stub) = makeClient { $0.sensitiveQueryNames = ["key"] }
+        stub.on(.get, "/slow", StubResponse.text("late").delayed(by: .seconds(60)))
+        let request = Request<Data>(path: "/slow", query: [.init(name: "key", value: "AIza-SECRET")])
+        let cancelled = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Data, APIError>, Never>) in
+            let handle = client.send(request) { continuation.resume(returning: $0) }
+            Task { try? await Task.sleep(for: .milliseconds(50)); handle.cancel() }
+        }
+        #expect(!"\(cancelled)".contains("AIza-SECRET"))
+        // A destination whose directory does not exist: the download fails before any request.
+        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("courier-missing-\(UUID().uuidString)/file")
+        await #expect { try await client.download(request, to: missing) } throws: { !"\($0)".contains("AIza-SECRET") }
+        // A path whose interpolated segment is refused ("..") and that carries its own query.
+        let segment = ".."
+        await #expect { try await client.send(Request<Data>(path: "/u/\(segment)?key=AIza-SECRET")) } throws: { !"\($0)".contains("AIza-SECRET") }
+    }
 }

@@ -159,4 +159,13 @@ struct RequestBuilderTests {
         #expect(stub.requests.last?.bodyText == #"{"display_name":"Ada"}"#)
         #expect(echoed == Profile(displayName: "Ada"))
     }
+
+    @Test("a body's content type with a line break is refused before anything is sent, like any header value")
+    func contentTypeWithLineBreak() async throws {
+        let (client, stub) = makeClient()
+        stub.on(.post, "/x", .text("ok"))
+        let request = Request<Data>(method: .post, path: "/x", body: .data(Data("a".utf8), contentType: "text/plain\r\nX-Evil: 1"))
+        await #expect { try await client.send(request) } throws: { ($0 as? APIError)?.kind == .encodingFailed }
+        #expect(stub.requests.isEmpty)
+    }
 }
