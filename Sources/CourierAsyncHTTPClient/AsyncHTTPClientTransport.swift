@@ -116,6 +116,7 @@ public struct AsyncHTTPClientTransport: Transport {
         if requestsCompression, !hasAcceptEncoding {
             outgoing.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
         }
+        var uploaded: ByteBufferSequence?   // a body whose progress is reported
         if let body {
             let length: HTTPClientRequest.Body.Length
             switch body.length {
@@ -124,7 +125,9 @@ public struct AsyncHTTPClientTransport: Transport {
             }
             let progress = body.uploadDescription?.progress
             progress?.transportWillSend()
-            outgoing.body = .stream(ByteBufferSequence(body: body, progress: progress, eventLoops: client.eventLoopGroup), length: length)
+            let sequence = ByteBufferSequence(body: body, progress: progress, eventLoops: client.eventLoopGroup)
+            if progress != nil { uploaded = sequence }
+            outgoing.body = .stream(sequence, length: length)
         }
 
         // Saturating: a caller's deadline can be `.seconds(Int64.max)` away.
@@ -141,6 +144,7 @@ public struct AsyncHTTPClientTransport: Transport {
             // The client followed a redirect Courier never saw (its mode could not be read).
             throw ClientRedirectMode.refusal
         }
+        uploaded?.reportSent()
 
         var head = HTTPResponse(status: .init(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase))
         var fields = HTTPFields()

@@ -25,6 +25,23 @@ struct ByteBufferSequence: AsyncSequence, Sendable {
     let progress: UploadProgressReporter?
     /// The client's event loops, one of which carries the connection.
     let eventLoops: any EventLoopGroup
+    /// The bytes handed to AsyncHTTPClient so far, for ``reportSent()``.
+    private let handed = Locked<Int64>(0)
+
+    init(body: HTTPBody, progress: UploadProgressReporter?, eventLoops: any EventLoopGroup) {
+        self.body = body
+        self.progress = progress
+        self.eventLoops = eventLoops
+    }
+
+    /// The response has arrived: reports every byte handed out as sent. AsyncHTTPClient stops
+    /// asking for chunks once the response is complete, so the request after the last chunk —
+    /// where that chunk would be reported — may never come (a progress bar would stop short
+    /// of 100 %).
+    func reportSent() {
+        let count = handed.withLock { $0 }
+        if count > 0 { progress?.sent(count) }
+    }
 
     /// How many bytes may be handed out between two waits for the event loops.
     static let catchUpInterval: Int64 = 1 << 20
@@ -33,6 +50,7 @@ struct ByteBufferSequence: AsyncSequence, Sendable {
         var base: HTTPBody.AsyncIterator
         let progress: UploadProgressReporter?
         let eventLoops: any EventLoopGroup
+        let handed: Locked<Int64>
         /// The bytes handed to AsyncHTTPClient so far.
         var handedOut: Int64 = 0
         /// `handedOut` at the last wait for the event loops.
@@ -49,12 +67,13 @@ struct ByteBufferSequence: AsyncSequence, Sendable {
             if handedOut > 0 { progress?.sent(handedOut) }
             guard let chunk = try await base.next() else { return nil }
             handedOut += Int64(chunk.count)
+            if progress != nil { handed.withLock { $0 = handedOut } }
             return ByteBuffer(bytes: chunk)
         }
     }
 
     func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(base: body.makeAsyncIterator(), progress: progress, eventLoops: eventLoops)
+        AsyncIterator(base: body.makeAsyncIterator(), progress: progress, eventLoops: eventLoops, handed: handed)
     }
 }
 

@@ -126,7 +126,6 @@ public final class RecordingTransport: Transport {
         return found.filter { $0.count >= 4 }.sorted { $0.count > $1.count }
     }
 
-    /// `data` with every secret value replaced by the placeholder (text bodies only).
     /// Response header values without secrets: the URLs of `Location` and `Content-Location` with
     /// their secret query values redacted (a redirect to a presigned URL carries its signature),
     /// and any secret value the request carried replaced wherever it is echoed.
@@ -145,6 +144,7 @@ public final class RecordingTransport: Transport {
         return scrubbed
     }
 
+    /// `data` with every secret value replaced by the placeholder (text bodies only).
     static func scrub(_ data: Data, secrets: [String]) -> Data {
         guard !secrets.isEmpty, var text = String(data: data, encoding: .utf8) else { return data }
         var changed = false

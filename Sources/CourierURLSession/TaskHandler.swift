@@ -214,7 +214,17 @@ final class TaskHandler: Sendable {
         }
         if let sink, hasBody, bufferLimit == nil, sinkStatuses.contains(head.status.code) {
             box.withLock { $0.sinking = true }
-            sink.begin()
+            // The total for progress from the first chunk on (the client sets it only when its
+            // task sees the head); a coded body's Content-Length counts coded bytes.
+            if head.headerFields[.contentEncoding] == nil, let length = head.headerFields[.contentLength].flatMap({ Int64($0) }) {
+                sink.setTotal(length)
+            }
+            do {
+                try sink.begin()
+            } catch {
+                box.withLock { $0.sinkError = error }
+                cancel(reason: .sinkFailed)
+            }
         }
         if bufferLimit != nil || isHead {
             box.withLock { box in

@@ -164,6 +164,8 @@ protocol Uploads {
     func upload(image: Data, thumb: Data, caption: String, callback: URL) async throws -> Data
     @POST("/form") @FormURLEncoded
     func form(name: String, blob: Data) async throws -> Data
+    @POST("/upload") @FileUpload @Body("image")
+    func uploadMany(image: Data, extras: [Data], other: URL?) async throws -> Data
 }
 
 @Suite("Generated services: binary parameters")
@@ -189,5 +191,19 @@ struct ServiceBinaryParameterTests {
         let service = UploadsService(baseURL: baseURL, transport: stub)
         await #expect(throws: APIError.self) { try await service.form(name: "a", blob: Data([1, 2, 3])) }
         #expect(stub.requests.isEmpty)
+    }
+
+    @Test("a [Data] parameter of an upload is one file part per element; a file URL besides the upload's file fails the call, never reading that file")
+    func arraysAndFileURLs() async throws {
+        let stub = StubTransport()
+        stub.on(.post, "/upload", .data(Data()))
+        let service = UploadsService(baseURL: baseURL, transport: stub)
+        _ = try await service.uploadMany(image: jpegBytes, extras: [Data([1, 2]), Data([3, 4, 5])], other: nil)
+        let text = String(decoding: try #require(stub.requests.first).body, as: UTF8.self)
+        #expect(text.components(separatedBy: #"name="extras"; filename="#).count == 3)
+        #expect(!text.contains("2 bytes") && !text.contains("3 bytes"))
+        let local = URL(fileURLWithPath: "/etc/hostname")
+        await #expect(throws: APIError.self) { try await service.uploadMany(image: jpegBytes, extras: [], other: local) }
+        #expect(stub.requests.count == 1)
     }
 }

@@ -10,10 +10,11 @@ import NIOCore
 ///   ``TestServer/releaseTransfer(_:)`` (or 30 s pass, or the server stops); answers
 ///   `{"bytes": n, "checksum": c}` (with `checksum=1`, FNV-1a 64 of the bytes as a decimal
 ///   string; else `""`: checksumming large bodies is slow in debug builds).
-/// - `GET /transfers/download/{id}/{n}?status=S`: `n` bytes of `"a"` with `Content-Length` and
-///   status `S` (default 200; 200...599), written in 16 KiB chunks each only once the
-///   connection has taken the one before, counting what it has written
-///   (``TestServer/transferSent(_:)``).
+/// - `GET /transfers/download/{id}/{n}?status=S&cutFirst=C`: `n` bytes of `"a"` with
+///   `Content-Length` and status `S` (default 200; 200...599), written in 16 KiB chunks each only
+///   once the connection has taken the one before, counting what it has written
+///   (``TestServer/transferSent(_:)``). With `cutFirst`, the first request for the id is cut
+///   off (the connection aborted) after about `C` bytes; later ones are whole.
 ///
 /// The counters live in one table for the process, keyed by the id, so give each test a fresh
 /// one (a UUID).
@@ -51,6 +52,12 @@ enum TransferRoutes {
         router.get("/transfers/download/{id}/{n}") { request, context in
             let id = context.parameters.get("id") ?? ""
             let status = request.queryInt("status", default: 200)
+            var attempt = 0
+            TransferLedger.update(id) { entry in
+                entry.requests += 1
+                attempt = entry.requests
+            }
+            let cutAt = attempt == 1 ? request.queryInt("cutFirst", default: Int.max) : Int.max
             guard let n = context.parameters.get("n", as: Int.self), (0...StreamingRoutes.maxBytes).contains(n) else {
                 return try Reply.error(.badRequest, code: "bad_request", message: "n must be 0...\(StreamingRoutes.maxBytes)")
             }
@@ -59,6 +66,7 @@ enum TransferRoutes {
                 let chunk = ByteBuffer(repeating: UInt8(ascii: "a"), count: StreamingRoutes.chunkSize)
                 var sent = 0
                 while sent < n {
+                    if sent >= cutAt { throw CancellationError() }   // aborts the connection mid-body
                     let size = min(n - sent, StreamingRoutes.chunkSize)
                     try await StreamingRoutes.write(chunk.getSlice(at: 0, length: size)!, to: &writer, channel: channel, state: state)
                     sent += size
@@ -97,6 +105,8 @@ enum TransferLedger {
         var sent = 0
         var stalled = false
         var released = false
+        /// Requests the download route answered for the id.
+        var requests = 0
     }
 
     private static let entries = Locked<[String: Entry]>([:])

@@ -3,9 +3,9 @@ import Foundation
 /// Where a transport may write a download's body itself, as the bytes arrive, instead of
 /// handing them to the client through the body stream.
 ///
-/// ``APIClient/download(_:to:progress:)`` offers one in ``RequestContext/responseBodySink``. A
-/// transport that cannot slow the server down (URLSession on Linux: FoundationNetworking cannot
-/// pause a transfer) uses it for a response whose status the client accepts: each chunk is then
+/// ``APIClient/download(_:to:progress:)`` offers one in ``RequestContext/responseBodySink``.
+/// `URLSessionTransport` uses it (on Linux FoundationNetworking cannot pause a transfer; on Apple
+/// platforms it saves a hop per chunk) for a response whose status the client accepts: each chunk is then
 /// written to the file on the transport's own queue the moment it arrives, so a download never
 /// piles up in memory while the client's task waits for a thread. The body the transport
 /// returns then carries no bytes, only the end of the transfer (or its error). A transport that
@@ -42,8 +42,17 @@ package final class ResponseBodySink: Sendable {
         self.progress?(progress)
     }
 
-    /// Called by the transport once, when it starts writing the body here.
-    package func begin() { state.withLock { $0.used = true } }
+    /// Called by the transport when it starts writing a body here. A second body — the
+    /// exchange was retried, or redirected, after bytes of a first one were written — starts the
+    /// file again: it never follows the first one's bytes. Throws the file's error.
+    package func begin() throws {
+        try state.withLock { state in
+            state.used = true
+            guard state.written > 0, let handle = state.handle else { return }
+            try handle.truncate(atOffset: 0)   // and moves the file pointer there
+            state.written = 0
+        }
+    }
 
     /// Whether the transport wrote the body here.
     package var wasUsed: Bool { state.withLock { $0.used } }

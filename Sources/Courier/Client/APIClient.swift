@@ -206,6 +206,7 @@ public final class APIClient: Sendable {
                 // Read up to the size limit, never past it, and never failing on it: an error
                 // page larger than `maxResponseSize` still reports its status.
                 let prefix = await BodyReading.consumingPrefix(of: body, limit: context.maxResponseSize)
+                try Task.checkCancellation()   // a caller that gave up meanwhile gets its cancellation
                 throw Self.httpError(responseHead, body: prefix, summary: prepared.summary)
             }
             data = try await BodyReading.collect(body, head: responseHead, limit: context.maxResponseSize, summary: prepared.summary)

@@ -49,7 +49,7 @@ public struct RequestContext: Sendable {
     public var sensitiveHeaders: Set<HTTPField.Name> = []
     /// Header names the client sends only to its base URL's origin — the configuration's
     /// default headers and `Accept-Language` — which a redirect to another origin removes, as it
-    /// removes ``sensitiveHeaders``.
+    /// removes ``sensitiveHeaders`` (a header the request sets itself under such a name goes too).
     package var originOnlyHeaders: Set<HTTPField.Name> = []
     /// Query parameter names whose values are secret besides ``Redaction/QueryNames/standard``:
     /// the client's ``APIConfiguration/sensitiveQueryNames``. Errors, logs and refused redirect

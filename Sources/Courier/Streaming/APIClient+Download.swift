@@ -118,8 +118,13 @@ extension APIClient {
                 }
                 throw error
             }
-            if fileManager.fileExists(atPath: destination.path) { try fileManager.removeItem(at: destination) }
-            try fileManager.moveItem(at: partial, to: destination)
+            // rename(2) replaces a file already there in one step (the partial file sits beside
+            // the destination, on its volume): two downloads finishing at once cannot both find
+            // the place empty, and a reader never sees the destination missing.
+            if rename(partial.path, destination.path) != 0 {
+                let code = POSIXErrorCode(rawValue: errno) ?? .EIO
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: destination.path, NSUnderlyingErrorKey: POSIXError(code)])
+            }
         } catch {
             try? FileManager.default.removeItem(at: partial)
             switch error {

@@ -52,6 +52,7 @@ extension EndpointDescriptor {
         defer { formFields = fields; body = .form(fields) }
         guard let value else { return }
         if let values = Self.elements(value) {
+            if values.contains(where: { $0 is Data }) { formField(name, Data()) }   // fails the call, as one Data does
             for element in values { if let text = Self.text(element) { fields.append((name, text)) } }
         } else if let text = Self.text(value) {
             fields.append((name, text))
@@ -110,12 +111,14 @@ extension EndpointDescriptor {
         filePart(name, value, description: nil)
     }
 
-    /// Adds a `URL` parameter of a `@FileUpload` method (besides the file): a file URL as a part
-    /// streamed from that file, a web URL as a text field; `nil` is left out.
+    /// Adds a `URL` parameter of a `@FileUpload` method (besides the file) as a text field; a
+    /// file URL fails the call with ``Courier/APIError/Kind/encodingFailed``: its path is local,
+    /// and reading the file it names is for the method's file parameter (`@Body`) alone — a URL
+    /// a user typed must never upload a local file. `nil` is left out.
     public mutating func multipartField(_ name: String, _ value: URL?) {
         guard let value else { return }
         if value.isFileURL {
-            filePart(name, value, description: nil)
+            fail(EndpointError("the multipart field '\(name)' is a file URL: only the upload's file parameter (@Body) is read from disk; pass a web URL, or the file's bytes as Data"))
         } else {
             multipartField(name, value.absoluteString)
         }
@@ -125,12 +128,19 @@ extension EndpointDescriptor {
     /// `nil` is left out.
     public mutating func multipartField<Value>(_ name: String, _ value: Value?) {
         guard let value else { return }
-        var form = multipart ?? MultipartForm()
         if let values = Self.elements(value) {
-            for element in values { if let text = Self.text(element) { form.append(text, name: name) } }
-        } else if let text = Self.text(value) {
-            form.append(text, name: name)
+            // Each element as the scalar overloads would send it: `[Data]` as file parts.
+            for element in values {
+                switch element {
+                case let data as Data: multipartField(name, data)
+                case let url as URL: multipartField(name, url)
+                default: multipartField(name, Optional(element))
+                }
+            }
+            return
         }
+        var form = multipart ?? MultipartForm()
+        if let text = Self.text(value) { form.append(text, name: name) }
         setMultipart(form)
     }
 

@@ -74,6 +74,27 @@ struct URLSessionDownloadTests {
         }
     }
 
+    @Test("a download retried after its connection was cut is written whole, not after the first attempt's bytes; progress knows the total",
+          .timeLimit(.minutes(1)), arguments: TransportKind.allCases)
+    func retriedDownload(_ kind: TransportKind) async throws {
+        let dir = try Transfers.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let size = 100_000
+        try await withTestServer { server in
+            let client = APIClient(configuration: APIConfiguration(baseURL: server.baseURL), transport: kind.makeTransport(),
+                                   middleware: [RetryMiddleware(policy: RetryPolicy(maxAttempts: 3, initialDelay: .milliseconds(10)))])
+            let file = dir.appendingPathComponent("d")
+            let totals = Locked<[Int64?]>([])
+            let result = try await client.download(Request<Data>(path: "/transfers/download/\(UUID().uuidString)/\(size)?cutFirst=50000"),
+                                                   to: file) { progress in totals.withLock { $0.append(progress.totalBytes) } }
+            #expect(result.byteCount == Int64(size))
+            let data = try Data(contentsOf: file)
+            #expect(data.count == size)
+            #expect(data.allSatisfy { $0 == UInt8(ascii: "a") })
+            #expect(totals.withLock { $0 }.allSatisfy { $0 == Int64(size) }, "every report knows the Content-Length")
+        }
+    }
+
     /// FoundationNetworking's download files: `<UUID>.tmp` in the temporary directory.
     static func sessionDownloadFiles() -> Set<String> {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())) ?? []

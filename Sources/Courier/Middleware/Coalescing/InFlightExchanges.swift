@@ -84,11 +84,6 @@ final class InFlightExchanges: Sendable {
         defer { timer.cancel() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Role, any Error>) in
-                if ContinuousClock.now >= deadline {
-                    // Too late to wait (the timer may already have found nothing to expire).
-                    continuation.resume(throwing: Self.waitTimedOut)
-                    return
-                }
                 let leadNow: UInt64? = state.withLock { state in
                     guard var flight = state.flights[key] else {
                         // The exchange ended in the meantime: lead a new one.
@@ -107,6 +102,10 @@ final class InFlightExchanges: Sendable {
                     // Cancelled before the continuation was registered: the handler found
                     // nothing to cancel, so leave now.
                     leave(key, waiterID: waiterID)
+                } else if ContinuousClock.now >= deadline {
+                    // The deadline passed before the waiter was registered: the timer may have
+                    // found nothing to expire, so expire it now (whoever removes it resumes it).
+                    expire(key, waiterID: waiterID)
                 }
             }
         } onCancel: {
