@@ -207,3 +207,32 @@ struct ServiceBinaryParameterTests {
         #expect(stub.requests.count == 1)
     }
 }
+
+/// A form body whose keys and dates the client's encoder spells.
+struct Signup: Encodable, Sendable {
+    var displayName: String
+    var createdAt: Date
+}
+
+@Service
+protocol Signups {
+    @POST("/signup") @FormURLEncoded
+    func signup(body: Signup, source: String) async throws -> Data
+}
+
+@Suite("Generated services: form bodies and the client's encoder")
+struct ServiceFormEncoderTests {
+    @Test("a @FormURLEncoded body is flattened with the client's encoder: its key and date strategies apply, as to a JSON body; other fields keep their place")
+    func clientEncoder() async throws {
+        let stub = StubTransport()
+        stub.on(.post, "/signup", .data(Data()))
+        var configuration = APIConfiguration(baseURL: baseURL)
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.dateEncodingStrategy = .iso8601
+        configuration.encoder = encoder
+        let service = SignupsService(client: APIClient(configuration: configuration, transport: stub))
+        _ = try await service.signup(body: Signup(displayName: "Ada", createdAt: Date(timeIntervalSince1970: 0)), source: "web")
+        #expect(try #require(stub.requests.first).bodyText == "created_at=1970-01-01T00%3A00%3A00Z&display_name=Ada&source=web")
+    }
+}

@@ -60,15 +60,30 @@ extension EndpointDescriptor {
     }
 
     /// Adds the top-level properties of an `Encodable` value as form fields, in key order
-    /// (`@FormURLEncoded` with a body parameter). Nested objects are sent as JSON text.
-    public mutating func formBody(_ value: some Encodable) {
+    /// (`@FormURLEncoded` with a body parameter), encoded with the client's encoder when the
+    /// call is sent (its key and date strategies apply, as to a JSON body). Nested objects are
+    /// sent as JSON text.
+    public mutating func formBody(_ value: some Encodable & Sendable) {
         if formFields == nil { formFields = [] }
+        pendingFormBody = (value, formFields?.count ?? 0)
+        body = .form(formFields ?? [])
+    }
+
+    /// This call with its `@FormURLEncoded` body parameter flattened into fields by `encoder`.
+    func resolvingFormBody(with encoder: JSONEncoder) -> EndpointDescriptor {
+        guard let (value, position) = pendingFormBody else { return self }
+        var resolved = self
+        resolved.pendingFormBody = nil
+        let after = Array((formFields ?? []).dropFirst(position))
+        resolved.formFields = Array((formFields ?? []).prefix(position))
         do {
-            for (key, element) in try FormFlattener.fields(of: value) { formField(key, element) }
-            body = .form(formFields ?? [])
+            for (key, element) in try FormFlattener.fields(of: value, encoder: encoder) { resolved.formField(key, element) }
+            resolved.formFields = (resolved.formFields ?? []) + after
+            resolved.body = .form(resolved.formFields ?? [])
         } catch {
-            fail(error)
+            resolved.fail(error)
         }
+        return resolved
     }
 
     // MARK: Multipart
@@ -153,8 +168,8 @@ extension EndpointDescriptor {
 /// Turns an `Encodable` value into form fields: encoded to JSON, read back as ``FormValue``s so
 /// booleans, numbers and strings keep their JSON spelling on every platform.
 enum FormFlattener {
-    static func fields(of value: some Encodable) throws -> [(String, Any)] {
-        let data = try JSONEncoder().encode(value)
+    static func fields(of value: some Encodable, encoder: JSONEncoder) throws -> [(String, Any)] {
+        let data = try encoder.encode(value)
         guard let object = try? JSONDecoder().decode([String: FormValue].self, from: data) else {
             throw EndpointError("a @FormURLEncoded body must encode as a keyed object")
         }

@@ -15,7 +15,10 @@ import HTTPTypes
 extension EndpointDescriptor {
     /// The ``Courier/Request`` this call becomes: the same value a hand-written request would be,
     /// so middleware, logging, stubs and limits treat it the same.
+    /// A `@FormURLEncoded` body parameter not yet flattened (the `send` methods flatten it with
+    /// the client's encoder first) is flattened with a plain `JSONEncoder`.
     public func request<Value: Sendable>(decode: @escaping Request<Value>.Decoder) -> Request<Value> {
+        if pendingFormBody != nil { return resolvingFormBody(with: JSONEncoder()).request(decode: decode) }
         var request = Request<Value>(method: method, path: RequestPath(verbatim: path), pathParameters: pathParameters, query: query,
                                      headers: RequestHeaders(headers), body: body, options: options, decode: decode)
         request.deferredEncodingError = deferredEncodingError
@@ -24,42 +27,42 @@ extension EndpointDescriptor {
 
     /// Sends the call and decodes a JSON response.
     public func send<Value: Decodable & Sendable>(on client: APIClient) async throws -> Value {
-        try await client.send(request(decode: Self.json))
+        try await client.send(resolvingFormBody(with: client.configuration.encoder).request(decode: Self.json))
     }
 
     /// Sends the call and returns the body as bytes.
     public func send(on client: APIClient) async throws -> Data {
-        try await client.send(request(decode: Self.data))
+        try await client.send(resolvingFormBody(with: client.configuration.encoder).request(decode: Self.data))
     }
 
     /// Sends the call and returns the body as UTF-8 text.
     public func send(on client: APIClient) async throws -> String {
-        try await client.send(request(decode: Self.string))
+        try await client.send(resolvingFormBody(with: client.configuration.encoder).request(decode: Self.string))
     }
 
     /// Sends the call and ignores the body.
     public func send(on client: APIClient) async throws {
-        try await client.send(request(decode: Self.void))
+        try await client.send(resolvingFormBody(with: client.configuration.encoder).request(decode: Self.void))
     }
 
     /// Sends the call and returns the decoded JSON value with the HTTP response.
     public func send<Value: Decodable & Sendable>(on client: APIClient) async throws -> Response<Value> {
-        try await client.response(for: request(decode: Self.json))
+        try await client.response(for: resolvingFormBody(with: client.configuration.encoder).request(decode: Self.json))
     }
 
     /// Sends the call and returns the bytes with the HTTP response.
     public func send(on client: APIClient) async throws -> Response<Data> {
-        try await client.response(for: request(decode: Self.data))
+        try await client.response(for: resolvingFormBody(with: client.configuration.encoder).request(decode: Self.data))
     }
 
     /// Sends the call and returns the text with the HTTP response.
     public func send(on client: APIClient) async throws -> Response<String> {
-        try await client.response(for: request(decode: Self.string))
+        try await client.response(for: resolvingFormBody(with: client.configuration.encoder).request(decode: Self.string))
     }
 
     /// Sends the call and returns the HTTP response alone (`HEAD`, `204`).
     public func send(on client: APIClient) async throws -> Response<Void> {
-        try await client.response(for: request(decode: Self.void))
+        try await client.response(for: resolvingFormBody(with: client.configuration.encoder).request(decode: Self.void))
     }
 
     // MARK: Decoders

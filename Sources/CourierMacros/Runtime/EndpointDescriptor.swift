@@ -38,6 +38,10 @@ public struct EndpointDescriptor: Sendable {
 
     /// Form fields collected by ``formField(_:_:)`` for `@FormURLEncoded` methods.
     var formFields: [(String, String)]?
+    /// A `@FormURLEncoded` body parameter, flattened into fields when the call is sent — with
+    /// the client's encoder, so its key and date strategies apply — at the position it was
+    /// given among the fields.
+    var pendingFormBody: (value: any Encodable & Sendable, position: Int)?
     /// Parts collected for `@FileUpload` methods.
     var multipart: MultipartForm?
 
