@@ -215,10 +215,8 @@ final class TaskHandler: Sendable {
         if let sink, hasBody, bufferLimit == nil, sinkStatuses.contains(head.status.code) {
             box.withLock { $0.sinking = true }
             // The total for progress from the first chunk on (the client sets it only when its
-            // task sees the head); a coded body's Content-Length counts coded bytes.
-            if head.headerFields[.contentEncoding] == nil, let length = head.headerFields[.contentLength].flatMap({ Int64($0) }) {
-                sink.setTotal(length)
-            }
+            // task sees the head).
+            if let length = BodyReading.declaredLength(of: head) { sink.setTotal(length) }
             do {
                 try sink.begin()
             } catch {

@@ -24,10 +24,14 @@ package enum BodyReading {
     package static func expectedLength(of body: HTTPBody?, head: HTTPResponse) -> Int64? {
         guard let body else { return 0 }
         if case .known(let length) = body.length { return length }
-        if !head.headerFields.has(.contentEncoding), let header = head.headerFields.value(of: .contentLength), let length = Int64(header) {
-            return length
-        }
-        return nil
+        return declaredLength(of: head)
+    }
+
+    /// The decoded body's length as `Content-Length` declares it; `nil` without one, or when the
+    /// body is coded (the header then counts coded bytes).
+    package static func declaredLength(of head: HTTPResponse) -> Int64? {
+        guard !head.headerFields.has(.contentEncoding), let header = head.headerFields.value(of: .contentLength) else { return nil }
+        return Int64(header)
     }
 
     /// The whole body in memory. Throws ``APIError/Kind/resourceTooLarge`` as soon as

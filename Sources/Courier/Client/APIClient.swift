@@ -29,7 +29,6 @@ public final class APIClient: Sendable {
     public let middleware: [any Middleware]
 
     private let builder: RequestBuilder
-
     private let handler: HTTPHandler
     /// Whether a ``CachingMiddleware`` is in the chain (only then is the response's
     /// `Courier-Cache` field looked up for ``ResponseMetrics/cacheOutcome``).

@@ -142,18 +142,21 @@ final class InFlightExchanges: Sendable {
 
     /// A cancelled waiter stops waiting.
     private func leave(_ key: Key, waiterID: UInt64) {
-        let waiter = state.withLock { state -> CheckedContinuation<Role, any Error>? in
-            state.flights[key]?.waiters.removeValue(forKey: waiterID)
-        }
-        waiter?.resume(throwing: CancellationError())
+        stopWaiting(key, waiterID: waiterID, throwing: CancellationError())
     }
 
     /// A waiter's deadline passed: it stops waiting, with a timeout.
     private func expire(_ key: Key, waiterID: UInt64) {
+        stopWaiting(key, waiterID: waiterID, throwing: Self.waitTimedOut)
+    }
+
+    /// Removes a waiter, if it still waits, and resumes it with `error` (whoever removes it
+    /// resumes it: never twice).
+    private func stopWaiting(_ key: Key, waiterID: UInt64, throwing error: any Error) {
         let waiter = state.withLock { state -> CheckedContinuation<Role, any Error>? in
             state.flights[key]?.waiters.removeValue(forKey: waiterID)
         }
-        waiter?.resume(throwing: Self.waitTimedOut)
+        waiter?.resume(throwing: error)
     }
 
     /// What a waiter whose deadline passed throws (the client reports its own timeout).
