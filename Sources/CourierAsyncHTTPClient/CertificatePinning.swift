@@ -81,7 +81,9 @@ public struct CertificatePinning: Sendable {
 
     /// Pins per host name or wildcard pattern (compared case-insensitively, a trailing dot ignored).
     public var pins: [String: [Pin]]
-    /// Hosts never pinned, even if they have pins (Snowdrop's `urlsExcludedFromPinning`).
+    /// Hosts never pinned, even if they have pins. Host names only: Snowdrop's
+    /// `urlsExcludedFromPinning` excludes URLs, but pinning is per connection, so one host is
+    /// pinned or not for all its paths. A URL here is refused (``invalidPatterns``).
     public var excludedHosts: Set<String>
 
     /// Creates a pinning policy.
@@ -102,10 +104,16 @@ public struct CertificatePinning: Sendable {
         return found.isEmpty ? nil : found
     }
 
-    /// Keys of ``pins`` that are neither a host name nor `*.name` / `**.name`: they would pin
-    /// nothing, so the transport refuses requests while there are any.
+    /// Entries that would pin nothing, so the transport refuses requests while there are any:
+    /// keys of ``pins`` that are not a host name, an IP address, `*.name` or `**.name` (a URL,
+    /// `host:port`), keys with a pin that is not a base64 SHA-256 hash (32 bytes), and
+    /// ``excludedHosts`` entries that are not host names.
     public var invalidPatterns: [String] {
-        pins.keys.filter { !Self.isValid(pattern: $0) }.sorted()
+        let keys = pins.filter { key, pins in
+            !Self.isValid(pattern: key) || pins.contains { $0.sha256.count != 32 }
+        }.keys
+        let exclusions = excludedHosts.filter { !Self.isValid(pattern: $0) || $0.hasPrefix("*") }
+        return (Array(keys) + exclusions).sorted()
     }
 }
 
@@ -127,11 +135,20 @@ extension CertificatePinning {
         return false
     }
 
-    /// A host name, or `*.` / `**.` followed by a host name, with no other `*` and no empty label.
+    /// A host name (ASCII letters, digits, `-`, `_`, dots between labels; an internationalised
+    /// name in its `xn--` form, as TLS sees it), an IP address, or `*.` / `**.` followed by a
+    /// host name: no scheme, port, path or other `*`, no empty label.
     static func isValid(pattern: String) -> Bool {
+        if isIPv6Address(pattern) { return true }
         var name = Substring(pattern)
         if name.hasPrefix("**.") { name = name.dropFirst(3) } else if name.hasPrefix("*.") { name = name.dropFirst(2) }
-        return !name.isEmpty && !name.contains("*") && !name.hasPrefix(".") && !name.contains("..")
+        let allowed = name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" || $0 == ".") }
+        return !name.isEmpty && allowed && !name.hasPrefix(".") && !name.contains("..")
+    }
+
+    /// `::1`, `fe80::1`: hexadecimal digits and colons, at least two colons.
+    private static func isIPv6Address(_ text: String) -> Bool {
+        text.filter { $0 == ":" }.count >= 2 && text.allSatisfy { $0 == ":" || $0 == "." || $0.isHexDigit }
     }
 
     /// `127.0.0.1` or `::1` (wildcards are for names, never addresses).

@@ -58,7 +58,11 @@ public final class PinningAsyncHTTPClientTransport: Transport {
         self.configuration = configuration
         self.unpinned = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         self.followsRedirects = ClientRedirectMode.follows(configuration) ?? false
+        self.invalidEntry = pinning.invalidPatterns.first
     }
+
+    /// The first entry of ``pinning`` that would pin nothing (every request is then refused).
+    private let invalidEntry: String?
 
     /// Whether `configuration` follows redirects itself: every request is then refused.
     private let followsRedirects: Bool
@@ -79,9 +83,9 @@ public final class PinningAsyncHTTPClientTransport: Transport {
     public func send(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
         if followsRedirects { throw ClientRedirectMode.refusal }
         let host = Self.host(of: request.authority ?? "")
-        if let invalid = pinning.invalidPatterns.first {
+        if let invalid = invalidEntry {
             let error = CertificatePinningError(host: host, expected: [], received: nil,
-                                                reason: "the pin key '\(invalid)' is not a host name, '*.name' or '**.name', so it would pin nothing; fix the CertificatePinning")
+                                                reason: "the pinning entry '\(invalid)' would pin nothing: a key must be a host name, an IP address, '*.name' or '**.name' (no scheme, port or path), each pin a base64 SHA-256 hash, each excluded host a host name; fix the CertificatePinning")
             throw TransportError(.tls, error.description, underlying: error, requestMayHaveBeenSent: false)
         }
         guard let pins = pinning.pins(for: host) else {

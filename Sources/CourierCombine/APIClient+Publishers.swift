@@ -58,8 +58,9 @@ extension APIClient {
     }
 }
 
-/// A request that accepts every status, so that the publisher's operators decide.
-struct AnyStatusRequest<Base: APIRequest>: APIRequest {
+/// A request that accepts every status, so that the publisher's operators decide. It keeps
+/// the caller's request name and any input error found while that request was built.
+struct AnyStatusRequest<Base: APIRequest>: APIRequest, DeferredEncodingErrorCarrying {
     typealias Response = Data
     let base: Base
     var method: Base.Method { base.method }
@@ -72,8 +73,10 @@ struct AnyStatusRequest<Base: APIRequest>: APIRequest {
     var options: RequestOptions {
         var options = base.options
         options.acceptableStatusCodes = Set(100...599)
+        if options.operationName == nil { options.operationName = _typeName(Base.self, qualified: false) }
         return options
     }
+    var deferredEncodingError: (any Error)? { (base as? any DeferredEncodingErrorCarrying)?.deferredEncodingError }
 
     func decode(_ response: HTTPResponse, body: Data, context: DecodingContext) throws -> Data { body }
 }

@@ -78,6 +78,8 @@ public macro FormURLEncoded() = #externalMacro(module: "CourierMacrosPlugin", ty
 /// The generated method takes `_payloadDescription: PayloadDescription? = nil` to name the part,
 /// the file and its MIME type; without it the part is named after the parameter and the type is
 /// inferred from the bytes (JPEG, PNG, GIF, TIFF, PDF, text, else `application/octet-stream`).
+/// A `MultipartForm` body names its own parts: a description given with one fails the call with
+/// ``Courier/APIError/Kind/encodingFailed``.
 ///
 /// ```swift
 /// @FileUpload @Body("image") @POST("/uploadAvatar/")

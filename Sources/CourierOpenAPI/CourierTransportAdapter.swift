@@ -38,7 +38,7 @@ public struct CourierTransportAdapter: ClientTransport {
 
     /// Sends the request through the Courier transport.
     public func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
-        let context = PropagatedContext.current
+        let context = PropagatedContext.context(for: operationID, baseURL: baseURL)
             ?? RequestContext(operationName: operationID, baseURL: baseURL, options: options, timeout: timeout, logger: logger)
         return try await transport.send(URLForms.absolute(request, baseURL: baseURL), body: body, context: context)
     }
@@ -83,7 +83,7 @@ public struct CourierMiddlewareAdapter: ClientMiddleware {
         operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        var context = PropagatedContext.current
+        var context = PropagatedContext.context(for: operationID, baseURL: baseURL)
             ?? RequestContext(operationName: operationID, baseURL: baseURL, options: options, timeout: timeout, logger: logger)
         // OpenAPI's `next` lives only for this call: no Courier middleware may use it later.
         context.allowsBackgroundRequests = false
@@ -92,7 +92,7 @@ public struct CourierMiddlewareAdapter: ClientMiddleware {
                 let (relative, base) = URLForms.relative(request, baseURL: baseURL)
                 // What this middleware put in the context (the attempt number, the deadline)
                 // reaches the Courier middleware and transport further down the OpenAPI chain.
-                return try await PropagatedContext.$current.withValue(context) {
+                return try await PropagatedContext.$current.withValue(.init(context: context, operationID: operationID, baseURL: base)) {
                     try await next(relative, body, base)
                 }
             }
@@ -103,8 +103,23 @@ public struct CourierMiddlewareAdapter: ClientMiddleware {
 
 /// The Courier context of the exchange in progress, carried across the OpenAPI chain (whose
 /// middleware signature has no room for it).
-enum PropagatedContext {
-    @TaskLocal static var current: RequestContext?
+///
+/// A task-local reaches every task started below it, so it also reaches another generated
+/// client called from inside the chain (a token provider refreshing through its auth server's
+/// client) and the tasks such a call starts. The context is handed only to the operation it
+/// belongs to: another operation or server starts a context of its own.
+struct PropagatedContext: Sendable {
+    var context: RequestContext
+    var operationID: String
+    var baseURL: URL
+
+    @TaskLocal static var current: PropagatedContext?
+
+    /// The context of the exchange in progress, if it is `operationID`'s on `baseURL`.
+    static func context(for operationID: String, baseURL: URL) -> RequestContext? {
+        guard let current, current.operationID == operationID, current.baseURL == baseURL else { return nil }
+        return current.context
+    }
 }
 
 /// Any OpenAPI `ClientTransport` (swift-openapi-urlsession, swift-openapi-async-http-client, or
@@ -118,6 +133,11 @@ enum PropagatedContext {
 /// The request is passed with the origin (`scheme://host:port`) as the base URL and the full
 /// path, and the context's operation name as the operation id. The context's deadline is not
 /// known to OpenAPI transports: configure their own timeouts.
+///
+/// A `Set-Cookie` field that holds several cookies joined with commas — as transports built on
+/// `URLSession` deliver them, `HTTPURLResponse` having folded the fields — is split into one
+/// field per cookie, as ``Courier/CookieJar`` expects. (The adapter cannot tell a folded field
+/// from a single cookie whose value holds `,name=`, which RFC 6265 does not allow.)
 public struct OpenAPITransportAdapter: Transport {
     /// The OpenAPI transport.
     public let transport: any ClientTransport
@@ -133,7 +153,16 @@ public struct OpenAPITransportAdapter: Transport {
         var relative = request
         relative.scheme = nil
         relative.authority = nil
-        return try await transport.send(relative, body: body, baseURL: origin, operationID: context.operationName)
+        var (head, responseBody) = try await transport.send(relative, body: body, baseURL: origin, operationID: context.operationName)
+        if head.headerFields.contains(where: { $0.name == .setCookie && $0.value.contains(",") }) {
+            var fields = HTTPFields()
+            for field in head.headerFields {
+                guard field.name == .setCookie else { fields.append(field); continue }
+                for cookie in SetCookieParser.splitFolded(field.value) { fields.append(HTTPField(name: .setCookie, value: String(cookie))) }
+            }
+            head.headerFields = fields
+        }
+        return (head, responseBody)
     }
 }
 

@@ -6,14 +6,10 @@ import Foundation
 ///
 /// A field is secret when its name is one ``Courier/Redaction/isSensitive(name:)`` or
 /// ``Courier/Redaction/QueryNames/standard`` calls secret (`password`, `access_token`,
-/// `refresh_token`, `client_secret`, `id_token`, `api_key`, `secret`, `sig`…), one of
-/// ``extraFieldNames`` below, or one the recorder was given. Its value, whatever its type,
-/// becomes `"<redacted>"`.
+/// `refresh_token`, `client_secret`, `id_token`, `api_key`, `secret`, `sig`…), one of a few
+/// more (`otp`, `pin`, `cvv`…), or one the recorder was given — the rule `LoggingMiddleware`
+/// applies to logged bodies too. Its value, whatever its type, becomes `"<redacted>"`.
 struct CassetteBodyRedaction: Sendable {
-    /// Secret fields that the name rules above do not catch.
-    static let extraFieldNames: Set<String> = ["otp", "pin", "cvv", "cvc", "private_key", "privatekey", "client_assertion"]
-    /// Fields whose names look secret but hold none (OAuth's `token_type`, `expires_in`…).
-    static let publicFieldNames: Set<String> = ["token_type", "token_type_hint", "expires_in", "refresh_expires_in", "session_state"]
 
     /// Names added by the user, lowercased.
     let added: Set<String>
@@ -23,9 +19,7 @@ struct CassetteBodyRedaction: Sendable {
     }
 
     func isSecret(_ name: String) -> Bool {
-        let lower = name.lowercased()
-        if Self.publicFieldNames.contains(lower) && !added.contains(lower) { return false }
-        return added.contains(lower) || Self.extraFieldNames.contains(lower) || Redaction.QueryNames.standard.contains(name)
+        Redaction.isSecretBodyField(name, extra: added)
     }
 
     /// `data` with its secret fields redacted when it is a JSON document (by content type, or

@@ -18,7 +18,14 @@ extension TaskHandler {
             guard let key = key as? String, let name = HTTPField.Name(key) else { continue }
             // The values are Strings: a cast is cheap, while "\(value)" formats an `Any`
             // through a chain of dynamic casts (~3,000 instructions per header).
-            fields.append(HTTPField(name: name, value: value as? String ?? "\(value)"))
+            let text = value as? String ?? "\(value)"
+            if name == .setCookie {
+                // HTTPURLResponse folds repeated Set-Cookie fields into one, joined with commas:
+                // hand them on one field per cookie, as the wire had them.
+                for cookie in SetCookieParser.splitFolded(text) { fields.append(HTTPField(name: name, value: String(cookie))) }
+            } else {
+                fields.append(HTTPField(name: name, value: text))
+            }
         }
         head.headerFields = fields
         return head

@@ -123,6 +123,23 @@ struct PublisherTests {
         #expect(failure(completion) == nil)
     }
 
+    @Test("dataPublisher fails with encodingFailed for a request whose header was refused while it was built, as send does; nothing is sent")
+    func dataPublisherKeepsTheDeferredError() async throws {
+        struct BuiltWithAnError: APIRequest, DeferredEncodingErrorCarrying {   // as a macro-built request records one
+            typealias Response = Data
+            var path: RequestPath { "/posts" }
+            var deferredEncodingError: (any Error)? { CocoaError(.coderInvalidValue) }
+            func decode(_ response: HTTPResponse, body: Data, context: DecodingContext) throws -> Data { body }
+        }
+        let (client, stub) = makeClient()
+        stub.on(.get, "/posts", .json("[]"))
+        let request = BuiltWithAnError()
+        let (_, completion) = await Collector(client.dataPublisher(for: request)).finish()
+        let error = try #require(failure(completion))
+        #expect(error.kind == .encodingFailed)
+        #expect(stub.requests.isEmpty)
+    }
+
     @Test("validateStatusCode(in:) accepts any sequence and fails outside it")
     func statusValidation() async {
         let (client, stub) = makeClient()

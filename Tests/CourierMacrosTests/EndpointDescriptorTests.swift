@@ -32,6 +32,18 @@ struct EndpointDescriptorTests {
         #expect(endpoint.options.operationName == "A.a(id:)")
     }
 
+    @Test("a payload description given with a MultipartForm body fails the call: the form's parts are named where they are appended")
+    func payloadDescriptionWithFormFails() {
+        var form = MultipartForm()
+        form.append(Data([1, 2]), name: "file", fileName: "a.bin")
+        var endpoint = EndpointDescriptor(method: "POST", path: "/up", operation: "A.up(_:)")
+        endpoint.filePart("file", form, description: PayloadDescription(name: "avatar", fileName: "me.png", mimeType: "image/png"))
+        #expect(endpoint.deferredEncodingError is EndpointError)
+        var plain = EndpointDescriptor(method: "POST", path: "/up", operation: "A.up(_:)")
+        plain.filePart("file", form, description: nil)
+        #expect(plain.deferredEncodingError == nil)
+    }
+
     @Test("an invalid header or method is kept as an error for send time")
     func pendingErrors() {
         var endpoint = EndpointDescriptor(method: "GET", path: "/", operation: "A.a()")

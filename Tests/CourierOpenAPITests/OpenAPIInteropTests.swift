@@ -71,6 +71,47 @@ struct OpenAPIInteropTests {
         #expect(requests.map(\.attempt) == [1, 2])
     }
 
+    @Test("a generated client called from inside another's Courier middleware (a token refresh) runs with its own context, not the outer exchange's")
+    func nestedClientGetsItsOwnContext() async throws {
+        struct Recording: Transport {
+            let seen: Locked<[String]>
+            func send(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
+                seen.withLock { $0.append("\(context.baseURL.absoluteString) \(context.timeout) \(context.attempt)") }
+                return (HTTPResponse(status: .ok), HTTPBody(#"{"id": 2, "name": "Key"}"#))
+            }
+        }
+        struct CallsAnotherClient: Middleware {
+            let other: PetStoreClient
+            func intercept(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: HTTPHandler) async throws -> (HTTPResponse, HTTPBody?) {
+                _ = try await other.getPet(id: 2)
+                var retried = context
+                retried.attempt = 5
+                return try await next(request, body, retried)
+            }
+        }
+        let seen = Locked<[String]>([])
+        let auth = PetStoreClient(serverURL: URL(string: "https://auth.example.com")!,
+                                  transport: CourierTransportAdapter(Recording(seen: seen), timeout: .seconds(7)))
+        let outer = PetStoreClient(serverURL: URL(string: "https://pets.example.com/api/v1")!,
+                                   transport: CourierTransportAdapter(Recording(seen: seen)),
+                                   middlewares: [CourierMiddlewareAdapter(RetryMiddleware()), CourierMiddlewareAdapter(CallsAnotherClient(other: auth))])
+        _ = try await outer.getPet(id: 1)
+        #expect(seen.current == ["https://auth.example.com 7.0 seconds 1", "https://pets.example.com/api/v1 60.0 seconds 5"])
+    }
+
+    @Test("an OpenAPI transport built on URLSession hands over Set-Cookie fields folded into one: the jar still gets each cookie")
+    func foldedSetCookieThroughTheAdapter() async throws {
+        let transport = MockClientTransport { _, _, _, _ in
+            (HTTPResponse(status: .ok, headerFields: [.setCookie: "a=1; Path=/, b=2; Path=/"]), HTTPBody("ok"))
+        }
+        var configuration = APIConfiguration(baseURL: URL(string: "https://api.example.com")!)
+        let jar = CookieJar()
+        configuration.cookieJar = jar
+        let client = APIClient(configuration: configuration, transport: OpenAPITransportAdapter(transport))
+        _ = try await client.send(Request<Data>(path: "/login"))
+        #expect(jar.cookies.map(\.name).sorted() == ["a", "b"])
+    }
+
     @Test("Courier middleware hands the request back to the OpenAPI chain relative to the base URL")
     func middlewareKeepsOpenAPIForm() async throws {
         let seen = LockedRequests()

@@ -37,6 +37,17 @@ import Testing
         #expect(sent.queryItems.last == URLQueryItem(name: "pub_sign", value: "B64F2ED317C9188224FBCFE68E67CAC5"))
     }
 
+    @Test("a stale signature already in the target (a next-page link that echoes the query) is replaced, not sent beside the new one")
+    func md5ReplacesAStaleSignature() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/client/config", .status(200))
+        let secret = "rpbs6us1m8r2j9g6u06ff2bo18orwaya"
+        let client = client(stub, .md5Parameters(MD5ParameterSignature(secret: secret)))
+        try await client.send(request(.get, "/client/config?b=two%20words&pub_sign=STALE&a=1&c="))
+        let sent = try #require(stub.requests.last)
+        #expect(sent.queryItems.filter { $0.name == "pub_sign" } == [URLQueryItem(name: "pub_sign", value: "B64F2ED317C9188224FBCFE68E67CAC5")])
+    }
+
     @Test func md5SignsFormFieldsAndCanGoInAHeader() async throws {
         let stub = StubTransport()
         stub.on(.post, "/auth/login", .status(200))

@@ -86,10 +86,17 @@ package enum BodyReading {
         return data
     }
 
+    /// `body`, or the same bytes without an upload's progress count: a read by middleware is
+    /// not progress (see ``UploadDescription/uncounted``).
+    private static func uncounted(_ body: HTTPBody?) -> HTTPBody? {
+        guard let body else { return nil }
+        return body.uploadDescription?.uncounted ?? body
+    }
+
     /// The first `limit` bytes of a body that can be read again, and whether there was more;
     /// `nil` for a single-pass body, which is never touched.
     package static func replayablePrefix(of body: HTTPBody?, limit: Int) async -> (Data, truncated: Bool)? {
-        guard let body, body.iterationBehavior == .multiple else { return nil }
+        guard let body = uncounted(body), body.iterationBehavior == .multiple else { return nil }
         var data = Data()
         do {
             for try await chunk in body {
@@ -111,7 +118,7 @@ package enum BodyReading {
     /// The bytes of a body that can be iterated again, up to `limit` bytes (`nil` when the body
     /// is single-pass, so it is never consumed, or longer than `limit`).
     package static func replayableBytes(_ body: HTTPBody?, limit: Int) async throws -> Data? {
-        guard let body else { return Data() }
+        guard let body = uncounted(body) else { return Data() }
         guard body.iterationBehavior == .multiple else { return nil }
         if case .known(let length) = body.length, length > limit { return nil }
         var data = Data()

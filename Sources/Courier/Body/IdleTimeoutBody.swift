@@ -26,7 +26,8 @@ enum IdleTimeout {
         try await withThrowingTaskGroup(of: T.self) { group in
             group.addTask { try await operation() }
             group.addTask {
-                try await Task.sleep(for: limit)
+                // Clamped: `.seconds(Int64.max)` ("no idle timeout") would trap in the conversion.
+                try await Task.sleep(for: limit.clampedToLongestWait)
                 throw error(limit, waitingFor: what)
             }
             defer { group.cancelAll() }

@@ -26,6 +26,11 @@ package struct UploadDescription: Sendable {
     package var source: Source?
     /// The caller's progress handler (``APIClient/upload(_:progress:)``).
     package var progress: UploadProgressReporter?
+    /// The same bytes without the progress count, for readers that are not the transport (a
+    /// signing middleware hashing the body, debug logging showing its start): their reads are
+    /// not upload progress. Weak: the progress body holds it while it lives, and the registry
+    /// must not keep an upload's bytes after that.
+    package weak var uncounted: HTTPBody?
 
     /// Whether the source reads any file (a body worth sending from disk).
     package var readsFiles: Bool {

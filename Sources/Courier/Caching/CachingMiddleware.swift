@@ -10,7 +10,7 @@ import OpenAPIRuntime
 /// let cache = CachingMiddleware(store: MemoryCacheStore(maxBytes: 20 << 20))
 /// let client = APIClient(configuration: configuration, transport: AsyncHTTPClientTransport(), middleware: [
 ///     RetryMiddleware(),
-///     AuthenticationMiddleware(provider: tokens),
+///     AuthenticationMiddleware(.bearer(tokens)),
 ///     cache,                              // after authentication: credentials are part of the key
 ///     SigningMiddleware(…),              // after the cache: a stored response is never re-signed
 /// ])
@@ -72,7 +72,7 @@ public struct CachingMiddleware: Middleware {
     }
 
     /// Where responses are kept. Purge it at logout: ``HTTPCacheStore/removeAll()``,
-    /// ``HTTPCacheStore/removeEntries(for:)``, ``HTTPCacheStore/removeEntries(withURLPrefix:)``.
+    /// ``HTTPCacheStore/removeEntries(for:sensitiveQueryNames:)``, ``HTTPCacheStore/removeEntries(withURLPrefix:)``.
     public let store: any HTTPCacheStore
     /// The namespace every key of this middleware carries.
     public let namespace: String
@@ -118,10 +118,11 @@ public struct CachingMiddleware: Middleware {
         if !Self.safeMethods.contains(where: { $0 == request.method }) {
             let (head, responseBody) = try await next(request, body, context)
             if (200..<400).contains(head.status.code) { await invalidate(after: request, response: head, context: context) }
-            return (head, responseBody)
+            return (Self.untagged(head), responseBody)
         }
         guard request.method == .get, body == nil, context.collectsResponseBody, !Self.isCallersOwnValidation(request) else {
-            return try await next(request, body, context)
+            let (head, responseBody) = try await next(request, body, context)
+            return (Self.untagged(head), responseBody)
         }
         let policy = context.options.cachePolicy ?? self.policy
         let key = HTTPCacheKey(request, namespace: namespace, context: context)
@@ -135,7 +136,8 @@ public struct CachingMiddleware: Middleware {
             if policy == .returnCacheDontLoad || (policy == .useProtocol && requestControl.onlyIfCached) {
                 return unavailable(request, context: context)
             }
-            return try await fetch(request, context: context, key: key, validating: nil, requestControl: requestControl, next: next)
+            return try await fetch(request, context: context, key: key, validating: nil, requestControl: requestControl,
+                                   replacesEntry: policy == .reloadIgnoringCache, next: next)
         }
         let responseControl = CacheControl(stored.response.headerFields)
         let freshness = CacheFreshness(of: stored, cacheControl: responseControl, now: now(), maxHeuristicLifetime: maxHeuristicSeconds)
@@ -151,14 +153,15 @@ public struct CachingMiddleware: Middleware {
         if requestControl.onlyIfCached {
             return unavailable(request, context: context)
         }
+        // A request's max-age or min-fresh asks for a response fresh enough, which a stale one is not.
         if staleResponses.contains(.whileRevalidating), context.allowsBackgroundRequests, !responseControl.mustRevalidate, !responseControl.noCache,
-           !requestControl.noCache, let window = responseControl.staleWhileRevalidate,
+           !requestControl.noCache, requestControl.maxAge == nil, requestControl.minFresh == nil, let window = responseControl.staleWhileRevalidate,
            !freshness.isFresh, freshness.staleness <= TimeInterval(window) {
             revalidateInBackground(request, context: context, key: key, stored: stored, requestControl: requestControl, next: next)
             return serve(stored, freshness: freshness, outcome: .stale, context: context)
         }
         return try await fetch(request, context: context, key: key, validating: (stored, responseControl, freshness),
-                               requestControl: requestControl, next: next)
+                               requestControl: requestControl, replacesEntry: true, next: next)
     }
 
     // MARK: - Serving from the store
@@ -202,8 +205,10 @@ public struct CachingMiddleware: Middleware {
 
     private typealias Validation = (entry: CachedHTTPResponse, control: CacheControl, freshness: CacheFreshness)
 
+    /// Sends the request (with validators when `validating`), stores what may be stored, and
+    /// removes the entry under `key` when `replacesEntry` and the answer may not be stored.
     private func fetch(_ request: HTTPRequest, context: RequestContext, key: HTTPCacheKey, validating: Validation?,
-                       requestControl: CacheControl, next: HTTPHandler) async throws -> (HTTPResponse, HTTPBody?) {
+                       requestControl: CacheControl, replacesEntry: Bool, next: HTTPHandler) async throws -> (HTTPResponse, HTTPBody?) {
         var outgoing = request
         if let stored = validating?.entry.response.headerFields {
             // Both validators in one pass over the stored fields.
@@ -217,14 +222,14 @@ public struct CachingMiddleware: Middleware {
             }
             outgoing.headerFields.replace(with: conditions)
         }
-        var context = context
-        let redirects = Locked(0)
-        context.redirectCounter = redirects
+        var watched = context
+        let redirects = RedirectWatch()
+        watched.redirectWatches.append(redirects)
         let requestDate = now()
         let head: HTTPResponse
         let responseBody: HTTPBody?
         do {
-            (head, responseBody) = try await next(outgoing, nil, context)
+            (head, responseBody) = try await next(outgoing, nil, watched)
         } catch {
             if !Task.isCancelled, !(error is CancellationError), let validating,
                staleIfErrorAllows(validating, requestControl: requestControl) {
@@ -233,11 +238,22 @@ public struct CachingMiddleware: Middleware {
             throw error
         }
         let responseDate = now()
+        if validating != nil, head.status.code == 304, redirects.count > 0 {
+            // A 304 from where a redirect led (perhaps another origin) says nothing about the
+            // stored entry: ask again without validators, and store nothing of the detour.
+            await BodyReading.drain(responseBody)
+            return try await fetch(request, context: context, key: key, validating: nil, requestControl: requestControl,
+                                   replacesEntry: true, next: next)
+        }
         if let validating {
             if head.status.code == 304 {
                 await BodyReading.drain(responseBody)
                 var refreshed = validating.entry
                 refreshed.response.headerFields = Self.merging(validating.entry.response.headerFields, with: head.headerFields)
+                // A stored Date or Age the 304 does not replace would keep counting the entry's age
+                // from the first response: without them its age starts at this answer.
+                if !head.headerFields.has(.date) { refreshed.response.headerFields[.date] = nil }
+                if !head.headerFields.has(.age) { refreshed.response.headerFields[.age] = nil }
                 refreshed.requestDate = requestDate
                 refreshed.responseDate = responseDate
                 let refreshedControl = CacheControl(refreshed.response.headerFields)
@@ -257,8 +273,14 @@ public struct CachingMiddleware: Middleware {
         }
         var tagged = head
         tagged.headerFields.replace(.courierCache, with: CacheOutcome.miss.rawValue)
-        guard redirects.current == 0, let vary = storableVary(head, request: request, requestControl: requestControl,
-                                                              requestDate: requestDate, responseDate: responseDate) else {
+        guard redirects.count == 0, let vary = storableVary(head, request: request, requestControl: requestControl,
+                                                            context: context, requestDate: requestDate, responseDate: responseDate) else {
+            // What was stored is older than this answer: no policy may serve it afterwards. A
+            // server error or `429` is a passing failure, not a new state of the resource: the
+            // entry stays for stale-if-error and the offline policies.
+            if replacesEntry, !(500..<600).contains(head.status.code), head.status.code != 429 {
+                await store.removeEntry(for: key)
+            }
             log(.miss, key, context: context)
             return (tagged, responseBody)
         }
@@ -272,7 +294,7 @@ public struct CachingMiddleware: Middleware {
     }
 
     /// The response's `Vary` when the response may and should be stored; `nil` otherwise.
-    private func storableVary(_ head: HTTPResponse, request: HTTPRequest, requestControl: CacheControl,
+    private func storableVary(_ head: HTTPResponse, request: HTTPRequest, requestControl: CacheControl, context: RequestContext,
                               requestDate: Date, responseDate: Date) -> CacheVary? {
         let code = head.status.code
         guard !requestControl.noStore, (200..<600).contains(code), code != 206, code != 304 else { return nil }
@@ -284,6 +306,9 @@ public struct CachingMiddleware: Middleware {
         }
         let vary = CacheVary(head.headerFields)
         guard vary.isStorable else { return nil }
+        // The client's cookie jar adds its cookies below this middleware, where no Vary can
+        // compare them: a guest's page must not be served after login.
+        if context.usesCookieJar, vary.names.contains("cookie") { return nil }
         // Worth keeping: fresh for a while, revalidatable, or usable stale.
         let probe = CachedHTTPResponse(key: HTTPCacheKey(namespace: "", method: "", url: "", credentials: nil), response: head,
                                        body: Data(), requestDate: requestDate, responseDate: responseDate)
@@ -311,7 +336,7 @@ public struct CachingMiddleware: Middleware {
         Task {
             defer { _ = middleware.backgroundRevalidations.withLock { $0.remove(key) } }
             if let (_, body) = try? await middleware.fetch(request, context: context, key: key, validating: (stored, control, freshness),
-                                                          requestControl: requestControl, next: next) {
+                                                          requestControl: requestControl, replacesEntry: true, next: next) {
                 await BodyReading.drain(body)
             }
         }
@@ -367,6 +392,15 @@ public struct CachingMiddleware: Middleware {
         var merged = stored
         merged.replace(with: incoming)
         return merged
+    }
+
+    /// `head` without a `Courier-Cache` field: only this middleware may say where a response
+    /// came from, never the server.
+    static func untagged(_ head: HTTPResponse) -> HTTPResponse {
+        guard head.headerFields.has(.courierCache) else { return head }
+        var head = head
+        head.headerFields[.courierCache] = nil
+        return head
     }
 
     /// The head as stored: without `Set-Cookie` (handled once, when the response arrived) and

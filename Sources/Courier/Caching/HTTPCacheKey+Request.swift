@@ -13,7 +13,11 @@ extension HTTPCacheKey {
     /// The request's absolute URL, each secret query value replaced by `sha256:<digest>`: two
     /// different tokens give two different keys, and the token itself is never kept.
     static func url(of request: HTTPRequest, secretNames: Redaction.QueryNames) -> String {
-        let url = request.urlString
+        url(request.urlString, secretNames: secretNames)
+    }
+
+    /// An absolute URL as a key holds it: each secret query value as `sha256:<digest>`.
+    static func url(_ url: String, secretNames: Redaction.QueryNames) -> String {
         // Searched in the UTF-8 view: `firstIndex(of: "?")` on the String walks Characters
         // (grapheme breaking), which cost ≈ 11,000 instructions per cache hit.
         guard let mark = url.firstIndex(ofByte: UInt8(ascii: "?")) else { return url }

@@ -30,10 +30,19 @@ public protocol HTTPCacheStore: Sendable {
 
 extension HTTPCacheStore {
     /// Removes every entry for `url` (any method, namespace or credentials), as after a change
-    /// to that resource.
-    public func removeEntries(for url: URL) async {
-        let text = url.absoluteString
-        await removeEntries { $0.url == text }
+    /// to that resource. The URL is keyed as the middleware keys requests: a secret query value
+    /// (`access_token=…`, a name in `sensitiveQueryNames` — pass your configuration's) as its
+    /// digest, and an empty path as `/`.
+    public func removeEntries(for url: URL, sensitiveQueryNames: Set<String> = []) async {
+        var written = url.absoluteString
+        if url.path.isEmpty, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) {
+            components.path = "/"
+            written = components.url?.absoluteString ?? written
+        }
+        let names = sensitiveQueryNames.isEmpty ? Redaction.QueryNames.standard : Redaction.QueryNames.standard.adding(sensitiveQueryNames)
+        let text = written
+        let keyed = HTTPCacheKey.url(text, secretNames: names)
+        await removeEntries { $0.url == keyed || $0.url == text }
     }
 
     /// Removes every entry whose URL starts with `prefix`: `https://api.example.com/v1/users/42/`

@@ -187,6 +187,7 @@ public final class APIClient: Sendable {
         context.idleTimeout = options.idleTimeout ?? configuration.idleTimeout
         context.collectsResponseBody = collectsResponseBody
         context.responseBodySink = sink
+        context.usesCookieJar = configuration.cookieJar != nil
         return (prepared, context)
     }
 

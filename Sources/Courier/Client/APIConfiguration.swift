@@ -93,8 +93,10 @@ public struct APIConfiguration: Sendable {
         self.logger = logger
     }
 
-    /// Replaces the encoder and decoder with ones that map `camelCase` properties to
-    /// `snake_case` JSON keys, keeping their date strategies at ISO 8601.
+    /// Replaces the encoder and decoder with new ones that map `camelCase` properties to
+    /// `snake_case` JSON keys and write and read dates as ISO 8601. Nothing of the ones they
+    /// replace is kept: to keep an encoder or decoder you configured, set its
+    /// `keyEncodingStrategy` / `keyDecodingStrategy` yourself instead.
     public mutating func useSnakeCaseKeys() {
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase

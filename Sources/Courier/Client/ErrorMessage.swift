@@ -9,9 +9,17 @@ enum ErrorMessage {
         guard !body.isEmpty, body.count <= BodyReading.errorPrefixLimit, body.first == UInt8(ascii: "{"),
               let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return nil }
         for key in ["message", "error_description", "detail", "error", "title", "msg"] {
-            if let text = object[key] as? String, !text.isEmpty { return String(text.prefix(300)) }
-            if let nested = object[key] as? [String: Any], let text = nested["message"] as? String { return String(text.prefix(300)) }
+            if let text = object[key] as? String, !text.isEmpty { return bounded(text) }
+            if let nested = object[key] as? [String: Any], let text = nested["message"] as? String { return bounded(text) }
         }
         return nil
+    }
+
+    /// At most 300 characters and 1 KiB: a character can be any number of bytes (a letter
+    /// with a thousand combining marks is one).
+    private static func bounded(_ text: String) -> String {
+        let characters = text.prefix(300)
+        guard characters.utf8.count > 1_024 else { return String(characters) }
+        return String(decoding: characters.utf8.prefix(1_020), as: UTF8.self)   // a cut scalar becomes U+FFFD (3 bytes)
     }
 }

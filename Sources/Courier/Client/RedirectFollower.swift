@@ -43,7 +43,6 @@ struct RedirectFollower: Sendable {
             }
             await BodyReading.drain(responseBody)   // keep the connection reusable
             redirects += 1
-            context.redirectCounter?.withLock { $0 += 1 }
             guard redirects <= policy.maxRedirects else {
                 throw RedirectError(reason: "more than \(policy.maxRedirects) redirects", location: nil)
             }
@@ -68,10 +67,13 @@ struct RedirectFollower: Sendable {
             nextRequest.path = Self.target(nextEndpoint)
             let status = response.status.code
             let leavesOrigin = !current.isSameOrigin(as: nextEndpoint)
+            // 303, and 301/302 after a POST, turn the request into a GET without its body; any
+            // other redirect sends the body again.
+            let dropsBody = status == 303 || ((status == 301 || status == 302) && request.method == .post)
             if leavesOrigin {
-                if (status == 307 || status == 308), body != nil, carriesCredentials, !policy.allowsCrossOriginBodyRedirects {
+                if !dropsBody, body != nil, carriesCredentials, !policy.allowsCrossOriginBodyRedirects {
                     throw RedirectError(
-                        reason: "HTTP \(status) asks to resend the body of an authenticated or signed request to another origin, which could replay it (set RedirectPolicy.allowsCrossOriginBodyRedirects to allow)",
+                        reason: "HTTP \(status) would resend the body of an authenticated or signed request to another origin, which could replay it (set RedirectPolicy.allowsCrossOriginBodyRedirects to allow)",
                         location: queryNames.redact(url: location))
                 }
                 // Secrets, and what the client sends only to its own origin (its default headers,
@@ -81,7 +83,7 @@ struct RedirectFollower: Sendable {
                     !Redaction.isSensitive(header: $0.name, extra: sensitive) && !originOnly.contains($0.name)
                 }
             }
-            if status == 303 || ((status == 301 || status == 302) && request.method == .post) {
+            if dropsBody {
                 if nextRequest.method != .head { nextRequest.method = .get }
                 body = nil
                 nextRequest.headerFields[.contentType] = nil
@@ -96,6 +98,7 @@ struct RedirectFollower: Sendable {
             guard visited.insert(Self.key(nextRequest)).inserted else {
                 throw RedirectError(reason: "redirect loop", location: queryNames.redact(url: location))
             }
+            for watch in context.redirectWatches { watch.followed(leavingOrigin: leavesOrigin) }
             request = nextRequest
             (response, responseBody) = try await transport.send(request, body: body, context: context)
         }

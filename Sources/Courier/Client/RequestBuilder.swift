@@ -65,6 +65,12 @@ struct RequestBuilder: Sendable {
         return summary
     }
 
+    /// A summary of a request not built yet (its body failed to encode first): its path as
+    /// written, secret query values redacted as in ``summary(of:operationName:)``.
+    func summary(method: String, path: String) -> RequestSummary {
+        RequestSummary(method: method, url: redacted(path))
+    }
+
     /// A path as written (with its own query, if any), its secret query values redacted.
     private func redacted(_ path: String) -> String {
         (queryNames ?? .standard).redact(target: path)
@@ -109,7 +115,9 @@ struct RequestBuilder: Sendable {
             do {
                 let (encoded, contentType) = try encode(requestBody)
                 body = encoded
-                if let contentType, fields[.contentType] == nil {
+                // The body's type beats a configuration default (a multipart boundary must
+                // survive a default `Content-Type: application/json`); the request's own wins.
+                if let contentType, !own.has(.contentType) {
                     // The caller's text (`.data(_, contentType:)`…): refused with a line break,
                     // as any header value is, rather than sent with it turned into a space.
                     try HeaderValidation.validate(value: contentType, name: "Content-Type")

@@ -186,8 +186,9 @@ public final class CookieJar: Sendable {
         let now = clock.now()
         var outcomes: [(String, CookieStore.Outcome)] = []
         outcomes.reserveCapacity(setCookieHeaders.count)
-        // URLSession folds repeated Set-Cookie fields into one, joined with commas: split them again.
-        let parsed = setCookieHeaders.flatMap(SetCookieParser.splitFolded).map { SetCookieParser.parse(String($0), maxNameValueBytes: limits.maxCookieBytes) }
+        // One field is one cookie (RFC 6265 §5.2): a comma in its value never starts another.
+        // URLSession's folded fields are split by its transport, which alone folds them.
+        let parsed = setCookieHeaders.map { SetCookieParser.parse($0, maxNameValueBytes: limits.maxCookieBytes) }
         let (before, after) = store.withLock { store in
             let before = store.revision
             for (index, cookie) in parsed.enumerated() {

@@ -47,11 +47,11 @@ extension APIError: CustomStringConvertible, LocalizedError {
     /// Same as ``description``.
     public var errorDescription: String? { description }
 
-    /// The first bytes of a body as text (UTF-8, invalid bytes replaced, control characters
-    /// escaped), with an ellipsis when cut.
+    /// The first bytes of a body as text (UTF-8, invalid bytes replaced, secret JSON members
+    /// and form fields redacted, control characters escaped), with an ellipsis when cut.
     static func prefix(of body: Data) -> String {
         let cut = body.prefix(bodyPrefixLength)
-        let text = LogSafeText.escape(String(decoding: cut, as: UTF8.self))
+        let text = LogSafeText.escape(Redaction.BodyText.redact(String(decoding: cut, as: UTF8.self)))
         return body.count > bodyPrefixLength ? text + "…" : text
     }
 

@@ -184,7 +184,8 @@ extension APIError {
     public static func httpError(statusCode: Int, message: String?, response: HTTPResponse, body: Data,
                                  request: RequestSummary) -> APIError {
         var response = response
-        if response.status.code != statusCode { response.status = HTTPResponse.Status(code: statusCode) }
+        // HTTPResponse.Status traps outside 0…999: such a code (a test double's) keeps the response's.
+        if response.status.code != statusCode, (0...999).contains(statusCode) { response.status = HTTPResponse.Status(code: statusCode) }
         return APIError(.httpError, request: request, message: message, body: body, detail: .http(response: response))
     }
 

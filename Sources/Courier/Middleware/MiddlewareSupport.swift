@@ -43,6 +43,21 @@ package enum MiddlewareSupport {
         }
     }
 
+    /// Removes the query items named `name` (compared decoded) from a request's target; the
+    /// other items stay byte for byte. A middleware that adds a credential or a signature to the
+    /// query removes a stale one first: a next-page link that echoes the query carries it.
+    package static func removeQueryItems(named name: String, from request: inout HTTPRequest) {
+        guard let query = query(of: request), !query.isEmpty else { return }
+        let pairs = query.split(separator: "&", omittingEmptySubsequences: false)
+        let kept = pairs.filter { pair in
+            let rawName = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0]
+            return (String(rawName).removingPercentEncoding ?? String(rawName)) != name
+        }
+        guard kept.count != pairs.count else { return }
+        let path = self.path(of: request)
+        request.path = kept.isEmpty ? path : path + "?" + kept.joined(separator: "&")
+    }
+
     /// The request's absolute URL with secret query values redacted, plus any `extra` names.
     package static func redactedURL(_ request: HTTPRequest, extraQueryNames: Set<String> = []) -> String {
         let origin = request.originString

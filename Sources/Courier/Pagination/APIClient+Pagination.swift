@@ -128,6 +128,7 @@ extension APIClient {
     public func pages<R: APIRequest>(_ first: R, followingLink relation: String = "next") -> PageSequence<R.Response> {
         let relation = relation.lowercased()
         let baseParameterNames = Set(configuration.baseParameters.map(\.name))
+        let queryNames = Redaction.QueryNames.standard.adding(configuration.sensitiveQueryNames)
         return pages(ModifiedRequest(first)) { [self] request, response in
             guard let link = WebLink.parse(response.response.headerFields).first(where: { $0.relations.contains(relation) }) else {
                 return nil
@@ -137,24 +138,37 @@ extension APIClient {
             guard let current = URL(string: head.urlString),
                   let target = URL(string: link.target, relativeTo: current)?.absoluteURL
             else {
-                throw APIError.invalidURL(link.target, reason: "the Link header's target is not a URL")
+                throw APIError.invalidURL(queryNames.redact(url: link.target), reason: "the Link header's target is not a URL")
             }
             guard target.scheme?.lowercased() == current.scheme?.lowercased(),
                   target.host?.lowercased() == current.host?.lowercased(),
                   Self.effectivePort(of: target) == Self.effectivePort(of: current)
             else {
-                throw APIError.invalidURL(target.absoluteString, reason: "the next-page link leaves the origin of \(current.scheme ?? "")://\(current.host ?? "")")
+                throw APIError.invalidURL(queryNames.redact(url: target.absoluteString),
+                                          reason: "the next-page link leaves the origin of \(current.scheme ?? "")://\(current.host ?? "")")
             }
             if target.absoluteString == current.absoluteString { return nil }
             var following = request
-            following.path = RequestPath(verbatim: target.absoluteString)
+            // Only when the builder adds them again: a request that opted out keeps what it set.
+            let echoed = request.options.includeBaseParameters ? baseParameterNames : []
+            following.path = RequestPath(verbatim: Self.removingQueryItems(named: echoed, from: target))
             following.pathParameters = [:]
             following.query = []
-            // A server usually echoes the query it was sent, base parameters included: don't send them twice.
-            let linkNames = Set(URLComponents(url: target, resolvingAgainstBaseURL: false)?.queryItems?.map(\.name) ?? [])
-            if !baseParameterNames.isDisjoint(with: linkNames) { following.options.includeBaseParameters = false }
             return following
         }
+    }
+
+    /// `url` without the query items named in `names`. A server usually echoes the query it was
+    /// sent, base parameters included: the builder adds the configuration's again, so they are
+    /// not sent twice (the request keeps ``RequestOptions/includeBaseParameters``, which
+    /// middleware such as ``BaseParametersMiddleware`` read too).
+    private static func removingQueryItems(named names: Set<String>, from url: URL) -> String {
+        guard !names.isEmpty, var components = URLComponents(url: url, resolvingAgainstBaseURL: false),
+              let items = components.percentEncodedQueryItems else { return url.absoluteString }
+        let kept = items.filter { !names.contains($0.name.removingPercentEncoding ?? $0.name) }
+        guard kept.count != items.count else { return url.absoluteString }
+        components.percentEncodedQueryItems = kept.isEmpty ? nil : kept
+        return components.url?.absoluteString ?? url.absoluteString
     }
 
     /// The URL's port, or its scheme's default (`https://host:443/` and `https://host/` are one

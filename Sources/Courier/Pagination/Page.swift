@@ -55,4 +55,27 @@ extension Page: Codable where Item: Codable {
         case totalPages = "total_pages"
         case totalResults = "total_results"
     }
+
+    /// Decodes `page`, `results`, `total_pages` and `total_results` — also through a decoder
+    /// that converts snake-case keys (``APIConfiguration/useSnakeCaseKeys()``), which presents
+    /// them as `totalPages` and `totalResults`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: AnyPageKey.self)
+        func key(_ snake: String, _ camel: String) -> AnyPageKey {
+            container.contains(AnyPageKey(snake)) ? AnyPageKey(snake) : AnyPageKey(camel)
+        }
+        page = try container.decode(Int.self, forKey: AnyPageKey("page"))
+        results = try container.decode([Item].self, forKey: AnyPageKey("results"))
+        totalPages = try container.decode(Int.self, forKey: key("total_pages", "totalPages"))
+        totalResults = try container.decode(Int.self, forKey: key("total_results", "totalResults"))
+    }
+}
+
+/// A key of a page document, by name.
+private struct AnyPageKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(_ name: String) { stringValue = name }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
 }

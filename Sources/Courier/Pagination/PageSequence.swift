@@ -63,6 +63,7 @@ public struct PageSequence<Element: Sendable>: AsyncSequence, Sendable {
 
     /// Every page, in order, collected into an array (at most `maxPages`).
     public func collect(maxPages: Int = .max) async throws -> [Element] {
+        guard maxPages > 0 else { return [] }
         var pages: [Element] = []
         for try await page in self {
             pages.append(page)

@@ -78,10 +78,11 @@ public struct RequestContext: Sendable {
     /// `httpShouldHandleCookies`).
     public var usesCookieJar: Bool = false
 
-    /// Counts the redirects the client follows under this context, when a middleware asks by
-    /// setting it (``CachingMiddleware`` does: a response reached through a redirect is not
-    /// stored under the first URL).
-    package var redirectCounter: Locked<Int>? = nil
+    /// Watches told of every redirect the client follows under this context: a middleware that
+    /// needs to know adds its own (``CachingMiddleware`` does not store a response reached
+    /// through a redirect under the first URL; ``AuthenticationMiddleware`` does not refresh for
+    /// a `401` from another origin).
+    package var redirectWatches: [RedirectWatch] = []
 
     /// Where a transport without back-pressure may write a download's body itself (see
     /// ``ResponseBodySink``); `nil` except for ``APIClient/download(_:to:progress:)``.

@@ -21,6 +21,9 @@ public struct DecodingContext: Sendable {
         if T.self == Empty.self { return Empty() as! T }
         if T.self == Data.self { return body as! T }
         if T.self == String.self { return try decodeString(from: body) as! T }
+        if body.isEmpty, let optional = T.self as? any ExpressibleByNilLiteral.Type, let none = optional.init(nilLiteral: ()) as? T {
+            return none   // `User?` answered by an empty 204
+        }
         do {
             return try decoder.decode(T.self, from: body)
         } catch {

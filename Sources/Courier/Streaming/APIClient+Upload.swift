@@ -26,13 +26,13 @@ extension APIClient {
     public func upload<R: APIRequest>(_ request: R, progress: @escaping TransferProgressHandler) async throws -> R.Response {
         var modified = ModifiedRequest(request)
         if let body = modified.body {
-            let summary = { RequestSummary(method: modified.method.rawValue, url: modified.path.text) }
+            let builder = RequestBuilder(configuration: configuration)
             let encoded: HTTPBody
             let contentType: String?
             do {
-                (encoded, contentType) = try RequestBuilder(configuration: configuration).encode(body)
+                (encoded, contentType) = try builder.encode(body)
             } catch {
-                throw APIError.encodingFailed(request: summary(), underlying: error)
+                throw APIError.encodingFailed(request: builder.summary(method: modified.method.rawValue, path: modified.path.text), underlying: error)
             }
             modified.body = .stream(encoded.reportingProgress(progress), contentType: contentType)
         }

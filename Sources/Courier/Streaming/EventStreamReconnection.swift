@@ -5,7 +5,11 @@
 /// id received, after the delay the server asked for in its latest `retry:` field, capped at
 /// ``maxDelay`` (or ``defaultDelay`` until the server says). Like a browser's `EventSource`, it stops for good on
 /// an HTTP error status, on `204 No Content`, and after ``maxAttempts`` reconnections in a row
-/// that brought no event.
+/// that brought no event. A request that may not be sent twice is never reconnected, whatever
+/// the policy: as for ``RetryMiddleware``, that takes an idempotent method (`GET`, `PUT`…), an
+/// `Idempotency-Key` header, or ``RequestOptions/retry`` set to `.always`, and a body that can
+/// be read again — a `POST` stream ends when its connection does. (`retry: .never` does not
+/// stop a `GET` stream from reconnecting: it is about retrying failed requests.)
 ///
 /// ```swift
 /// for try await event in try await client.events(for: Request<Void>(path: "/feed"), reconnection: .automatic()) { ... }

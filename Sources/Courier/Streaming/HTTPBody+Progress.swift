@@ -10,7 +10,9 @@ extension HTTPBody {
     /// count is then the bytes handed to it, after each chunk.
     ///
     /// A body that can be iterated more than once (a file, bytes in memory) starts counting from
-    /// zero again on each iteration, so a retried upload reports its progress afresh. A file or
+    /// zero again on each iteration, so a retried upload reports its progress afresh. Courier's
+    /// own middleware that read the body before it is sent (signing, debug logging) read it
+    /// without counting; a middleware of yours that reads it counts as a reader. A file or
     /// multipart body built by Courier stays one the transport can send from disk.
     ///
     /// ```swift
@@ -25,7 +27,7 @@ extension HTTPBody {
             length: self.length,
             iterationBehavior: self.iterationBehavior
         )
-        return .registered(wrapped, as: UploadDescription(source: uploadDescription?.source, progress: reporter))
+        return .registered(wrapped, as: UploadDescription(source: uploadDescription?.source, progress: reporter, uncounted: self))
     }
 }
 

@@ -24,6 +24,8 @@ struct ModifiedRequest<Base: APIRequest>: APIRequest, DeferredEncodingErrorCarry
         self.pathParameters = base.pathParameters
         self.query = base.query + (base.queryItems ?? [])
         self.options = base.options
+        // Logs, metrics and traces name the caller's request, not this wrapper.
+        if options.operationName == nil { options.operationName = _typeName(Base.self, qualified: false) }
         self.deferredEncodingError = (base as? any DeferredEncodingErrorCarrying)?.deferredEncodingError
         do {
             self.method = try base.wireMethod()

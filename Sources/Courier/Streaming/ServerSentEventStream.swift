@@ -177,10 +177,23 @@ extension APIClient {
             let (head, body, _) = try await self.openStream(again)
             return (head, body)
         }
+        // Reconnecting sends the request again: only one that may be sent twice. Unlike a
+        // retry, `retry: .never` does not forbid it (it is about failures, not streams).
+        let mayResend = BodyReading.isReplayable(Self.streamedBody(of: modified.body))
+            && (RetryPolicy.default.idempotentMethods.contains(modified.method)
+                || modified.headers[HTTPField.Name("Idempotency-Key")!] != nil
+                || modified.options.retry == .always)
         return ServerSentEventStream(
             response: head, request: summary, firstBody: head.status.code == 204 ? nil : (body ?? HTTPBody()),
-            reconnect: head.status.code == 204 ? nil : reconnect, policy: reconnection, lastEventID: lastEventID,
+            reconnect: head.status.code == 204 || !mayResend ? nil : reconnect, policy: reconnection, lastEventID: lastEventID,
             timeout: opened.timeout,
             maxEventSize: opened.maxResponseSize)
+    }
+
+    /// The caller's own stream, when the body is one: only it may be unable to be sent twice
+    /// (every other ``RequestBody`` is encoded afresh for each send).
+    private static func streamedBody(of body: RequestBody?) -> HTTPBody? {
+        if case .stream(let stream, _)? = body { return stream }
+        return nil
     }
 }

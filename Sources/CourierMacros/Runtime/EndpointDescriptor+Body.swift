@@ -114,6 +114,11 @@ extension EndpointDescriptor {
     /// Uses a whole form as the body (`@FileUpload` with a `MultipartForm` parameter); fields
     /// added before or after are kept.
     public mutating func filePart(_ name: String, _ form: MultipartForm, description: PayloadDescription?) {
+        if description != nil {
+            // A description names one file part; a form's parts were named when appended.
+            fail(EndpointError("_payloadDescription names a single file part, but the body '\(name)' is a MultipartForm whose parts carry their own names: name them when you append them"))
+            return
+        }
         var merged = multipart ?? MultipartForm(boundary: form.boundary)
         for part in form.parts { merged.append(part) }
         setMultipart(merged)

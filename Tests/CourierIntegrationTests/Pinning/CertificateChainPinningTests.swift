@@ -88,6 +88,20 @@ struct CertificateChainPinningTests {
         #expect(count == 0)
     }
 
+    @Test("keys that are URLs or host:port, pins that are no base64 SHA-256, and URL-shaped exclusions are refused rather than pinning nothing")
+    func malformedEntriesRefused() {
+        for bad in ["https://api.example.com", "api.example.com:443", "api.example.com/v1", "user@api.example.com", "api example.com", "[::1]", "bücher.example"] {
+            #expect(CertificatePinning(pins: [bad: [Self.wrong]]).invalidPatterns == [bad.lowercased()], "\(bad)")
+        }
+        #expect(CertificatePinning(pins: ["api.example.com": [Self.wrong, .spki("<the backup key's pin>")]]).invalidPatterns == ["api.example.com"])
+        #expect(CertificatePinning(pins: ["api.example.com": [.spki("AAAA")]]).invalidPatterns == ["api.example.com"])
+        #expect(CertificatePinning(pins: ["api.example.com": [Self.wrong]], excludedHosts: ["https://api.example.com/about"]).invalidPatterns
+            == ["https://api.example.com/about"])
+        #expect(CertificatePinning(pins: ["api.example.com": [Self.wrong], "::1": [Self.wrong], "127.0.0.1": [Self.wrong], "*.cdn.example.com": [Self.wrong],
+                                          "xn--bcher-kva.example": [Self.wrong], "API.Example.COM.": [Self.wrong]],
+                                   excludedHosts: ["other.example.com"]).invalidPatterns.isEmpty)
+    }
+
     @Test("wildcards follow OkHttp: '*.' is one label, '**.' any number, never an IP address")
     func wildcardRules() {
         let pin = CertificatePinning.Pin.spki("AAAA")

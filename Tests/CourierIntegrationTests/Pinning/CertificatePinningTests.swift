@@ -66,7 +66,7 @@ struct CertificatePinningTests {
     func rightPin() async throws {
         let pins: [(TestCertificate) -> CertificatePinning.Pin] = [{ .spki($0.spkiPin) }, { .certificate($0.certificatePin) }]
         for pin in pins {
-            try await withPinnedClient({ CertificatePinning(pins: ["127.0.0.1": [.spki("AAAA"), pin($0)]]) }) { (client: APIClient, server: FaultServer, _: TestCertificate) async throws in
+            try await withPinnedClient({ CertificatePinning(pins: ["127.0.0.1": [.spki(Data(repeating: 1, count: 32).base64EncodedString()), pin($0)]]) }) { (client: APIClient, server: FaultServer, _: TestCertificate) async throws in
                 #expect(try await client.send(Request<Data>(path: "/ok")).count == 11)
                 #expect(server.requestCount == 1)
             }

@@ -7,7 +7,7 @@ import Testing
 
 /// An origin server in memory: answers with what the test's responder says, and records each
 /// request it got.
-private final class CacheOrigin: Sendable {
+final class CacheOrigin: Sendable {
     typealias Responder = @Sendable (_ request: HTTPRequest, _ call: Int) -> (HTTPResponse.Status, [(HTTPField.Name, String)], String)
     private let log = Locked<[HTTPRequest]>([])
     private let responder: Locked<Responder>
@@ -33,7 +33,7 @@ private final class CacheOrigin: Sendable {
 }
 
 /// A wall clock the test moves.
-private final class CacheTestClock: Sendable {
+final class CacheTestClock: Sendable {
     private let time = Locked(Date(timeIntervalSince1970: 1_700_000_000))
     var now: Date { time.current }
     func advance(by seconds: TimeInterval) { time.withLock { $0 = $0.addingTimeInterval(seconds) } }

@@ -16,6 +16,19 @@ struct RequestBuilderTests {
         #expect(try client.prepare(Request<Data>(path: "users")).0.path == "/api/v2/users")
     }
 
+    @Test("a body's own Content-Type beats a default header's (a multipart boundary survives a configured application/json); the request's own header beats both")
+    func bodyContentTypeBeatsDefault() throws {
+        let (client, _) = makeClient { $0.defaultHeaders[.contentType] = "application/json" }
+        var form = MultipartForm(boundary: "b-1")
+        form.append("ada", name: "user")
+        #expect(try client.prepare(Request<Data>(method: .post, path: "/up", body: .multipart(form))).0.headerFields[.contentType] == "multipart/form-data; boundary=b-1")
+        #expect(try client.prepare(Request<Data>(method: .post, path: "/f", body: .form([("a", "1")]))).0.headerFields[.contentType] == "application/x-www-form-urlencoded")
+        #expect(try client.prepare(Request<Data>(method: .post, path: "/j", body: .json(["a": 1]))).0.headerFields[.contentType] == "application/json")
+        #expect(try client.prepare(Request<Data>(method: .get, path: "/none")).0.headerFields[.contentType] == "application/json")
+        let own = Request<Data>(method: .post, path: "/t", headers: [.contentType: "text/csv"], body: .data(Data("a,b".utf8), contentType: "text/plain"))
+        #expect(try client.prepare(own).0.headerFields[.contentType] == "text/csv")
+    }
+
     @Test("an absolute URL in the path is used as it is")
     func absoluteURL() throws {
         let (client, _) = makeClient()

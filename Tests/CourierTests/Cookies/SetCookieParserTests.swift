@@ -87,11 +87,14 @@ struct SetCookieParserTests {
         #expect(SetCookieParser.splitFolded(String(repeating: ",", count: 10_000)).count == 1)
     }
 
-    @Test("the jar stores every cookie of a folded field")
-    func jarSplitsFolded() {
+    @Test("the jar takes each Set-Cookie field as one cookie: a comma in a value never plants a second cookie (only URLSession's folded fields are split, by its transport)")
+    func jarDoesNotSplitAField() throws {
         let jar = CookieJar()
-        jar.receive(["a=1; Path=/, b=2; Expires=Fri, 01 Jan 2100 00:00:00 GMT"], from: "https://example.com/")
-        #expect(jar.cookies.map(\.name).sorted() == ["a", "b"])
+        jar.setCookie("theme=dark,sid=attacker; Path=/; Secure; HttpOnly", for: URL(string: "https://example.com/")!)
+        let cookie = try #require(jar.cookies.first)
+        #expect(jar.cookies.count == 1)
+        #expect(cookie.name == "theme" && cookie.value == "dark,sid=attacker")
+        #expect(cookie.isSecure)
     }
 
     @Test("non-ASCII values are kept (browsers accept UTF-8)")

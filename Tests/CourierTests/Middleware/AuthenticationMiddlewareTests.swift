@@ -157,6 +157,32 @@ import Testing
         #expect(provider.refreshes == 1)
     }
 
+    @Test("a 401 from the origin a redirect led to is that origin's answer: it never saw the token, so no refresh and no retry")
+    func aCrossOriginRedirectTargets401DoesNotRefresh() async throws {
+        let provider = CountingTokenProvider()
+        let stub = StubTransport()
+        stub.on(.get, "/v1/report", StubResponse(status: 302, headers: [.location: "https://cdn.example.net/files/report"]))
+        stub.on(.get, "/files/report", .status(401))
+        let client = F.client(stub, [AuthenticationMiddleware(.bearer(provider))])
+        await #expect { try await client.send(F.text(.get, "/report")) } throws: { ($0 as? APIError)?.statusCode == 401 }
+        #expect(provider.refreshes == 0)
+        #expect(stub.requests.map(\.target) == ["/v1/report", "/files/report"])
+        #expect(stub.requests.last?.headers[.authorization] == nil)
+    }
+
+    @Test("a 401 after a redirect within the origin still refreshes: the token went along")
+    func aSameOriginRedirectTargets401Refreshes() async throws {
+        let provider = CountingTokenProvider()
+        let stub = StubTransport()
+        stub.on(.get, "/v1/old") { _ in StubResponse(status: 302, headers: [.location: "/v1/new"]) }
+        stub.on(.get, "/v1/new") { request in
+            request.headers[.authorization] == "Bearer token-2" ? .text("ok") : .status(401)
+        }
+        let client = F.client(stub, [AuthenticationMiddleware(.bearer(provider))])
+        #expect(try await client.send(F.text(.get, "/old")) == "ok")
+        #expect(provider.refreshes == 1)
+    }
+
     @Test func doesNotRetryA401WhoseBodyCannotBeSentAgain() async throws {
         let provider = CountingTokenProvider()
         let stub = StubTransport()

@@ -83,6 +83,32 @@ struct CoalescingMiddlewareTests {
         #expect(coalescing.joinedCount == 0)
     }
 
+    @Test("requests whose options change the exchange below the middleware (redirect policy, size limit, idle timeout, cache policy) never share one")
+    func differentOptionsNeverShare() async throws {
+        let transport = HeldTransport()
+        let coalescing = CoalescingMiddleware()
+        let client = MiddlewareFixtures.client(transport, [coalescing])
+        var noRedirects = RequestOptions()
+        noRedirects.redirectPolicy = RedirectPolicy.none
+        var small = RequestOptions()
+        small.maxResponseSize = 1_000
+        var idle = RequestOptions()
+        idle.idleTimeout = .seconds(30)
+        var offline = RequestOptions()
+        offline.cachePolicy = .returnCacheElseLoad
+        let variants = [RequestOptions(), noRedirects, small, idle, offline]
+        let results = try await withThrowingTaskGroup(of: String.self) { group in
+            for options in variants {
+                group.addTask { try await client.send(MiddlewareFixtures.text(.get, "/same", options: options)) }
+            }
+            try await eventually { transport.calls == variants.count }
+            transport.open()
+            return try await group.reduce(into: [String]()) { $0.append($1) }
+        }
+        #expect(results.count == variants.count)
+        #expect(coalescing.joinedCount == 0)
+    }
+
     @Test("a cancelled waiting caller leaves at once; the exchange goes on for the others")
     func cancelledWaiterLeaves() async throws {
         let transport = HeldTransport()

@@ -16,6 +16,25 @@ import Testing
         }
     }
 
+    @Test("onResponseData leaves streamed responses alone: bytes(for:) streams past the client's size limit, the closure sees only collected bodies")
+    func onResponseDataSkipsStreamedResponses() async throws {
+        let stub = StubTransport()
+        stub.on(nil, "/**", .data(Data(repeating: 0x78, count: 1_000)))
+        stub.on(nil, "/small", .text("small"))
+        let calls = Locked(0)
+        var interceptors = InterceptorMiddleware()
+        interceptors.onResponseData { data, _, _ in
+            calls.withLock { $0 += 1 }
+            return data
+        }
+        let client = APIClient(configuration: APIConfiguration(baseURL: F.baseURL, maxResponseSize: 16), transport: stub, middleware: [interceptors])
+        let stream = try await client.bytes(for: F.text(.get, "/big"))
+        #expect(try await stream.collect(upTo: 10_000).count == 1_000)
+        #expect(calls.current == 0)
+        #expect(try await client.send(F.text(.get, "/small")) == "small")
+        #expect(calls.current == 1)
+    }
+
     @Test func runsTheGeneralClosureForEveryRequest() async throws {
         let stub = StubTransport()
         stub.on(nil, "/**", .text("ok"))

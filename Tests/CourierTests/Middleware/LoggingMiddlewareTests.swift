@@ -103,6 +103,22 @@ import Testing
         #expect(text.contains("username=ada&pin=<redacted>"))
     }
 
+    @Test("logged bodies hide the fields cassettes hide (ticket, jwt, sign, pub_ticket…) and the whole of an array or object under a secret name")
+    func redactsStandardNamesAndNestedValues() async throws {
+        let (logger, handler) = logger(.debug)
+        let stub = StubTransport()
+        stub.on(.post, "/auth/login", .json(#"{"uid":"42","ticket":"T-SECRET","jwt":"J-SECRET","tokens":["t1-SECRET", "t2-SECRET"],"api_key":{"value":"K SECRET","id":2},"token_type":"bearer"}"#))
+        let client = F.client(stub, [LoggingMiddleware(logger: logger)])
+        _ = try await client.send(F.text(.post, "/auth/login", body: .form([("user", "ada"), ("pub_ticket", "PT-SECRET"), ("sign", "S-SECRET")])))
+        let text = allText(handler)
+        for secret in ["T-SECRET", "J-SECRET", "t1-SECRET", "t2-SECRET", "K SECRET", "PT-SECRET", "S-SECRET"] {
+            #expect(!text.contains(secret), "\(secret) leaked")
+        }
+        #expect(text.contains(#""uid":"42""#))
+        #expect(text.contains(#""token_type":"bearer""#))
+        #expect(text.contains("user=ada"))
+    }
+
     @Test func logsAFailureAtItsOwnLevelNeverAsAWarning() async throws {
         let (logger, handler) = logger(.trace)
         let stub = StubTransport()

@@ -92,6 +92,36 @@ struct ServerSentEventTests {
         #expect(transport.requests.count == 3)
     }
 
+    @Test("a POST stream is not reconnected (it may not be sent twice) unless it carries an Idempotency-Key or opts in with retry: .always")
+    func postIsNotReconnected() async throws {
+        let (client, transport) = scriptedClient { _, call in
+            call == 1 ? (ok(), chunkedBody(["data: only\n\n"])) : (ok(), chunkedBody([]))
+        }
+        let policy = EventStreamReconnection.automatic(defaultDelay: .milliseconds(1), maxAttempts: 2)
+        var count = 0
+        for try await _ in try await client.events(for: Request<Void>(method: .post, path: "/chat", body: .json(["q": "hi"])), reconnection: policy) {
+            count += 1
+        }
+        #expect(count == 1)
+        #expect(transport.requests.count == 1)
+        var options = RequestOptions()
+        options.retry = .always
+        for try await _ in try await client.events(for: Request<Void>(method: .post, path: "/chat", body: .json(["q": "hi"]), options: options), reconnection: policy) {}
+        #expect(transport.requests.count == 1 + 3)
+    }
+
+    @Test("a GET stream whose options say retry: .never still reconnects: that option is about retrying failures")
+    func retryNeverStillReconnects() async throws {
+        let (client, transport) = scriptedClient { _, call in
+            call == 1 ? (ok(), chunkedBody(["data: only\n\n"])) : (ok(), chunkedBody([]))
+        }
+        var options = RequestOptions()
+        options.retry = .never
+        for try await _ in try await client.events(for: Request<Void>(path: "/sse", options: options),
+                                                   reconnection: .automatic(defaultDelay: .milliseconds(1), maxAttempts: 2)) {}
+        #expect(transport.requests.count == 3)
+    }
+
     @Test("an HTTP error on reconnection ends the stream with that error")
     func httpErrorOnReconnect() async throws {
         let (client, _) = scriptedClient { _, call in

@@ -2,11 +2,41 @@ import Courier
 import CourierTesting
 import Foundation
 import HTTPTypes
+import InMemoryLogging
+import Logging
 import OpenAPIRuntime
 import Testing
 
 @Suite("Uploads with progress")
 struct UploadTests {
+    @Test("a middleware of Courier's that reads the body first (debug logging, signing) does not count as progress: reports only grow")
+    func readingMiddlewareIsNotProgress() async throws {
+        let dir = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("payload.bin")
+        try Data(repeating: 7, count: 3_000_000).write(to: file)
+        let stub = StubTransport()
+        stub.on(.put, "/files/{name}", .status(204))
+        let handler = InMemoryLogHandler()
+        var logger = Logger(label: "upload-test") { _ in handler }
+        logger.logLevel = .debug
+        // Reads the whole body first, as SigningMiddleware does to hash it.
+        let hashing = MiddlewareTestSpy { request, body, context, next in
+            _ = try await BodyReading.replayableBytes(body, limit: 10_000_000)
+            return try await next(request, body, context)
+        }
+        let client = APIClient(configuration: APIConfiguration(baseURL: URL(string: "https://api.example.com")!), transport: stub,
+                               middleware: [LoggingMiddleware(logger: logger, level: .debug), hashing])
+        let reports = LockedBox<[TransferProgress]>([])
+        try await client.upload(Request<Void>(method: .put, path: "/files/payload.bin"), fromFile: file, contentType: "application/x-test") { p in
+            reports.withLock { $0.append(p) }
+        }
+        let progress = reports.withLock { $0 }
+        #expect(progress.last == TransferProgress(completedBytes: 3_000_000, totalBytes: 3_000_000))
+        #expect(progress.dropLast().allSatisfy { $0.completedBytes < 3_000_000 })
+        #expect(zip(progress, progress.dropFirst()).allSatisfy { $0.completedBytes <= $1.completedBytes }, "\(progress.map(\.completedBytes))")
+    }
+
     @Test("a file is streamed as the body and progress reaches its size")
     func fileUpload() async throws {
         let dir = try makeTemporaryDirectory()

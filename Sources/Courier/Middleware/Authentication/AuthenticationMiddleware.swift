@@ -19,7 +19,8 @@ import OpenAPIRuntime
 /// with the new token; a request sent with an older token than the current one is retried with
 /// the current token without a refresh. A failed refresh fails the request with
 /// ``AuthenticationError``. A request whose body cannot be sent twice is not retried: its `401`
-/// is returned.
+/// is returned. Nor is a `401` from another origin that a redirect led to: the redirect left
+/// the token behind, so a new one would not change that origin's answer.
 ///
 /// Header values are checked: a token or key containing CR or LF is refused with
 /// ``InvalidHeaderError`` and never sent. An API key header is added to
@@ -134,6 +135,8 @@ public struct AuthenticationMiddleware: Middleware {
             if field.name != .authorization { context.sensitiveHeaders.insert(field.name) }
             return try await next(request, body, context)
         case .query(let name, let value):
+            // Replaces one the target already has (a next-page link that echoes the query).
+            MiddlewareSupport.removeQueryItems(named: name, from: &request)
             MiddlewareSupport.appendQuery([URLQueryItem(name: name, value: value)], to: &request)
             // Secret from here on, as the header form's name is: errors, logs and cassettes
             // below redact it (Google's `key` is no name that looks secret).
@@ -148,8 +151,14 @@ public struct AuthenticationMiddleware: Middleware {
         _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, refresher: TokenRefresher, next: HTTPHandler
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let lease = try await refresher.token(before: context.deadline)
+        // A `401` from another origin a redirect led to is that origin's answer to a request
+        // without the token (the follower removed it): refreshing would not help, and would let
+        // a hostile redirect target force a refresh per request.
+        let redirects = RedirectWatch()
+        var context = context
+        context.redirectWatches.append(redirects)
         let (response, responseBody) = try await next(try Self.authorize(request, with: lease.token), body, context)
-        guard response.status.code == 401, BodyReading.isReplayable(body) else { return (response, responseBody) }
+        guard response.status.code == 401, BodyReading.isReplayable(body), !redirects.leftOrigin else { return (response, responseBody) }
         await BodyReading.drain(responseBody)
         let renewed = try await refresher.refresh(after: lease, before: context.deadline)
         var retry = context

@@ -10,13 +10,16 @@ import OpenAPIRuntime
 /// each caller gets its own decoded value from the same response. Only safe requests are shared
 /// — `GET` and `HEAD`, without a body, whose response the client reads whole (`send`,
 /// `response(for:)`, `data(for:)`; never `bytes(for:)`, downloads or event streams). "Identical"
-/// means the same method, URL and header fields as they reach this middleware, so put it
-/// **after** authentication middleware: requests sent with different credentials then differ in
-/// their `Authorization` field and never share a response.
+/// means the same method, URL and header fields as they reach this middleware, and the same
+/// options for what happens below it (redirect policy, cache policy, size limit, idle timeout),
+/// so put it **after** authentication middleware: requests sent with different credentials then
+/// differ in their `Authorization` field and never share a response. Each caller keeps its own
+/// deadline: one that waits fails at its own, and when the caller that leads runs out of time
+/// first, a waiter with more time takes over.
 ///
 /// ```swift
 /// let client = APIClient(configuration: configuration, transport: transport, middleware: [
-///     AuthenticationMiddleware(provider: tokens),
+///     AuthenticationMiddleware(.bearer(tokens)),
 ///     CoalescingMiddleware(),            // after authentication: credentials are part of the key
 /// ])
 /// ```
@@ -62,7 +65,7 @@ public struct CoalescingMiddleware: Middleware {
         guard isShared(request, body: body, context: context) else {
             return try await next(request, body, context)
         }
-        let key = InFlightExchanges.Key(request)
+        let key = InFlightExchanges.Key(request, context: context)
         switch try await exchanges.join(key, deadline: context.deadline) {
         case .joined(let shared):
             context.logger.debug("joined an identical request in flight", metadata: [
@@ -79,7 +82,9 @@ public struct CoalescingMiddleware: Middleware {
                 exchanges.finish(key, flight: flight, with: .success(.init(head: head, body: data)))
                 return (head, HTTPBody(data))
             } catch {
-                if Task.isCancelled {
+                // The leader's own end — its cancellation, or its deadline, which waiters with
+                // a later one do not share — passes the exchange on to a waiter.
+                if Task.isCancelled || ContinuousClock.now >= context.deadline {
                     exchanges.handOver(key, flight: flight)
                 } else {
                     exchanges.finish(key, flight: flight, with: .failure(error))

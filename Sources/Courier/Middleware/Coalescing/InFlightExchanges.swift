@@ -19,13 +19,27 @@ final class InFlightExchanges: Sendable {
         var authority: String?
         var path: String?
         var fields: [String]
+        /// What decides the exchange below the middleware besides the request: callers whose
+        /// options differ here would not get the same answer (one follows redirects, the other
+        /// does not; one accepts a larger body or may not use the network). Not the deadline:
+        /// each caller keeps its own (see ``join(_:deadline:)``).
+        var redirectPolicy: RedirectPolicy?
+        var cachePolicy: CachePolicy?
+        var maxResponseSize: Int
+        var idleTimeout: Duration?
+        var sensitiveRedirectHeaders: Set<HTTPField.Name>
 
-        init(_ request: HTTPRequest) {
+        init(_ request: HTTPRequest, context: RequestContext) {
             method = request.method.rawValue
             scheme = request.scheme
             authority = request.authority
             path = request.path
             fields = request.headerFields.map { "\($0.name.canonicalName):\($0.value)" }
+            redirectPolicy = context.options.redirectPolicy
+            cachePolicy = context.options.cachePolicy
+            maxResponseSize = context.maxResponseSize
+            idleTimeout = context.idleTimeout
+            sensitiveRedirectHeaders = context.options.sensitiveRedirectHeaders
         }
     }
 

@@ -143,11 +143,17 @@ public struct InterceptorMiddleware: Middleware {
 
     /// Runs `closure` on the collected response body (up to the request's size limit) and sends
     /// on what it returns, as Snowdrop's `addOnResponseBlock { data, response in … }`.
+    ///
+    /// Only responses the client reads whole (`send`, `response(for:)`, `data(for:)`) go through
+    /// `closure`. Streamed ones — `bytes(for:)`, `events(for:)`, downloads — pass untouched:
+    /// collecting them would hold an endless event stream for ever and a large download in
+    /// memory. Use ``onResponse(for:_:)`` to see their heads.
     public mutating func onResponseData(
         for matcher: PathMatcher? = nil,
         _ closure: @escaping @Sendable (Data, HTTPResponse, RequestContext) async throws -> Data
     ) {
         onResponse(for: matcher) { response, body, context in
+            guard context.collectsResponseBody else { return (response, body) }
             var data = Data()
             if let body { data = try await Data(collecting: body, upTo: context.maxResponseSize) }
             let replaced = try await closure(data, response, context)

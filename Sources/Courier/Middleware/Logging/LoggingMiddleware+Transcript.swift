@@ -110,7 +110,7 @@ extension LoggingMiddleware {
                 note = "streamed body not shown"
             }
             if let text = body.map({ String(decoding: $0, as: UTF8.self) }) {
-                body = Data(BodyRedaction.redact(text, extra: redactedNames).utf8)
+                body = Data(Redaction.BodyText.redact(text, extra: redactedNames).utf8)
             }
             return LogSafeText.escape(CurlCommand(method: method, url: url, headers: requestHeaders, body: body, note: note).description)
         }
@@ -139,7 +139,7 @@ extension LoggingMiddleware {
             let text = String(decoding: data, as: UTF8.self)
             let binary = text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" && $0 != "\r" && $0 != "\t" }
             // Line breaks in a body are escaped too: a server's body must not start a log line.
-            let shown = binary ? "<\(data.count) bytes of binary data>" : LogSafeText.escape(BodyRedaction.redact(text, extra: redactedNames))
+            let shown = binary ? "<\(data.count) bytes of binary data>" : LogSafeText.escape(Redaction.BodyText.redact(text, extra: redactedNames))
             return truncated ? shown + "… (truncated)" : shown
         }
 
