@@ -172,7 +172,13 @@ struct RequestBuilder: Sendable {
         }
         let expanded: String
         do {
-            expanded = try PathTemplate.expand(rawPath, with: request.pathParameters)
+            if Self.hasScheme(rawPath), let origin = Self.originPrefix(of: rawPath), !rawPath[..<origin].contains("{") {
+                // `scheme://authority` as written: `CheckedURL` checks it, and encoding it as a
+                // path would turn an IPv6 literal's brackets into `%5B`/`%5D`.
+                expanded = String(rawPath[..<origin]) + (try PathTemplate.expand(String(rawPath[origin...]), with: request.pathParameters))
+            } else {
+                expanded = try PathTemplate.expand(rawPath, with: request.pathParameters)
+            }
         } catch {
             throw APIError.encodingFailed(request: RequestSummary(method: method.rawValue, url: rawPath), underlying: error)
         }
@@ -236,6 +242,12 @@ struct RequestBuilder: Sendable {
     }
 
     /// Whether a path is an absolute URL (`scheme://…`).
+    /// Where the path of an absolute URL starts (after `scheme://authority`).
+    private static func originPrefix(of url: String) -> String.Index? {
+        guard let start = url.range(of: "://") else { return nil }
+        return url[start.upperBound...].firstIndex(of: "/") ?? url.endIndex
+    }
+
     static func hasScheme(_ path: String) -> Bool {
         guard let colon = path.firstIndex(ofByte: UInt8(ascii: ":")) else { return false }
         let scheme = path.utf8[..<colon]

@@ -76,10 +76,17 @@ public struct RequestPath: Sendable, Hashable, CustomStringConvertible, CustomDe
             template? += literal
         }
 
-        /// A value, percent-encoded as one path segment (`/`, `?`, `#`, `%`, `&` included).
+        /// A value, percent-encoded as one path segment (`/`, `?`, `#`, `%`, `&` included); after
+        /// a literal `?`, as one query value.
         public mutating func appendInterpolation(_ value: some CustomStringConvertible) {
             let string = value.description
             template? += "{}"
+            if text.utf8.contains(UInt8(ascii: "?")) {
+                // After the path's own `?`: a query value, encoded whole (`&`, `=`, `#`, `+`
+                // included); an empty value or `..` is harmless there.
+                text += PercentEncoding.encode(string, allowing: .unreserved)
+                return
+            }
             do {
                 text += try PathTemplate.segment(string, name: "interpolated value")
             } catch let failure as PathEncodingError {

@@ -29,6 +29,39 @@ struct RequestBuilderTests {
         #expect(try client.prepare(own).0.headerFields[.contentType] == "text/csv")
     }
 
+    @Test("an absolute URL with an IPv6 literal host keeps its brackets (a next-page link against an IPv6 base URL)")
+    func absoluteIPv6URL() throws {
+        let (client, _) = makeClient(baseURL: "http://[::1]:8080/v2")
+        let (head, _) = try client.prepare(Request<Data>(path: "http://[::1]:8080/v2/items?page=2"))
+        #expect(head.authority == "[::1]:8080")
+        #expect(head.path == "/v2/items?page=2")
+    }
+
+    @Test("a value interpolated after the path's own '?' is a query value: encoded whole, and empty or '..' allowed")
+    func interpolatedQueryValue() throws {
+        let (client, _) = makeClient()
+        for (term, expected) in [("", "/v2/search?q="), ("..", "/v2/search?q=.."), ("a&b=c #d", "/v2/search?q=a%26b%3Dc%20%23d")] {
+            #expect(try client.prepare(Request<Data>(path: "/search?q=\(term)")).0.path == expected, "\(term)")
+        }
+        // Before the '?', a value is still one path segment.
+        #expect(throws: APIError.self) { try client.prepare(Request<Data>(path: "/files/\("..")?q=1")) }
+    }
+
+    @Test("a file body behind a symbolic link declares the file's size, not the link's; a directory is refused")
+    func symlinkedFileBody() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("courier-link-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("archive.zip")
+        try Data(repeating: 1, count: 5_000).write(to: file)
+        let link = dir.appendingPathComponent("latest.zip")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: file)
+        let (client, _) = makeClient()
+        let (_, body) = try client.prepare(Request<Data>(method: .put, path: "/up", body: .file(link, contentType: "application/zip")))
+        #expect(body?.length == .known(5_000))
+        #expect(throws: APIError.self) { try client.prepare(Request<Data>(method: .put, path: "/up", body: .file(dir, contentType: "application/zip"))) }
+    }
+
     @Test("an absolute URL in the path is used as it is")
     func absoluteURL() throws {
         let (client, _) = makeClient()
