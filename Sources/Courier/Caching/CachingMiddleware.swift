@@ -306,9 +306,10 @@ public struct CachingMiddleware: Middleware {
         }
         let vary = CacheVary(head.headerFields)
         guard vary.isStorable else { return nil }
-        // The client's cookie jar adds its cookies below this middleware, where no Vary can
-        // compare them: a guest's page must not be served after login.
-        if context.usesCookieJar, vary.names.contains("cookie") { return nil }
+        // Cookies a client's jar or a transport's own cookie store (URLSession's) add below this
+        // middleware are out of any Vary's sight: a guest's page must not be served after login.
+        // Only a request that carries its own `Cookie` here, and no jar, is told apart.
+        if vary.names.contains("cookie"), context.usesCookieJar || !request.headerFields.has(.cookie) { return nil }
         // Worth keeping: fresh for a while, revalidatable, or usable stale.
         let probe = CachedHTTPResponse(key: HTTPCacheKey(namespace: "", method: "", url: "", credentials: nil), response: head,
                                        body: Data(), requestDate: requestDate, responseDate: responseDate)

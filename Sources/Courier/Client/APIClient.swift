@@ -216,19 +216,12 @@ public final class APIClient: Sendable {
         return Exchange(head: head, body: data, summary: prepared.summary, startDate: startDate, start: start, headTime: headTime)
     }
 
-    /// Sends through `follower` with an idle timeout: on the wait for the head of a request
-    /// without a body (with a body, the upload itself is the activity, and the total deadline
-    /// bounds it), and on each wait for the next bytes of the response body.
+    /// Sends through `follower` with an idle timeout: the follower bounds each hop's wait for
+    /// its head and each redirect's body it drains; here each wait for the next bytes of the
+    /// final response body is bounded.
     private static func sendWatchingIdleTime(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext, limit: Duration,
                                              follower: RedirectFollower) async throws -> (HTTPResponse, HTTPBody?) {
-        let (head, responseBody): (HTTPResponse, HTTPBody?)
-        if body == nil {
-            (head, responseBody) = try await IdleTimeout.race(limit, waitingFor: "the response head") {
-                try await follower.send(request, body: nil, context: context)
-            }
-        } else {
-            (head, responseBody) = try await follower.send(request, body: body, context: context)
-        }
+        let (head, responseBody) = try await follower.send(request, body: body, context: context)
         return (head, responseBody.map { IdleTimeout.wrap($0, limit: limit) })
     }
 

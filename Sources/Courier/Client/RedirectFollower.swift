@@ -12,7 +12,7 @@ struct RedirectFollower: Sendable {
     func send(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
         // The last stop before the wire, after every middleware: framing is the transport's.
         try TransportOwnedHeaders.check(request.headerFields)
-        let first = try await transport.send(request, body: body, context: context)
+        let first = try await sendHop(request, body: body, context: context)
         guard Self.isRedirect(first.0.status.code) else { return first }
         let policy = context.options.redirectPolicy ?? defaultPolicy
         guard policy.maxRedirects > 0 else { return first }
@@ -41,7 +41,9 @@ struct RedirectFollower: Sendable {
             guard let location = response.headerFields[.location], !location.isEmpty else {
                 return (response, responseBody)   // a 3xx without Location is an answer, not a redirect
             }
-            await BodyReading.drain(responseBody)   // keep the connection reusable
+            // Keep the connection reusable; under an idle timeout, a body that stalls is given up
+            // after it rather than holding the exchange until the total deadline.
+            await BodyReading.drain(context.idleTimeout.flatMap { limit in responseBody.map { IdleTimeout.wrap($0, limit: limit) } } ?? responseBody)
             redirects += 1
             guard redirects <= policy.maxRedirects else {
                 throw RedirectError(reason: "more than \(policy.maxRedirects) redirects", location: nil)
@@ -100,9 +102,20 @@ struct RedirectFollower: Sendable {
             }
             for watch in context.redirectWatches { watch.followed(leavingOrigin: leavesOrigin) }
             request = nextRequest
-            (response, responseBody) = try await transport.send(request, body: body, context: context)
+            (response, responseBody) = try await sendHop(request, body: body, context: context)
         }
         return (response, responseBody)
+    }
+
+    /// One hop. Under an idle timeout, the wait for the head of a hop without a body is one
+    /// idle wait (with a body, the upload itself is the activity, and the total deadline
+    /// bounds it): each hop of a chain has the whole limit.
+    private func sendHop(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
+        guard let limit = context.idleTimeout, body == nil else { return try await transport.send(request, body: body, context: context) }
+        let transport = self.transport
+        return try await IdleTimeout.race(limit, waitingFor: "the response head") {
+            try await transport.send(request, body: nil, context: context)
+        }
     }
 
     static func isRedirect(_ code: Int) -> Bool {

@@ -104,6 +104,16 @@ struct CacheEntryLifecycleTests {
         #expect(try await client.send(get("/home")) == "hello ada")
     }
 
+    @Test("without a Cookie field of the request's own, a response that varies on Cookie is not stored: a transport's cookie store may add one below")
+    func varyCookieWithoutOwnCookie() async throws {
+        let origin = CacheOrigin { _, call in (.ok, [(.cacheControl, "max-age=300"), (.vary, "Cookie")], "v\(call)") }
+        let client = MiddlewareFixtures.client(origin.transport, [cache()])
+        #expect(try await client.send(get("/home")) == "v1")
+        #expect(try await client.send(get("/home")) == "v2")
+        #expect(try await client.send(get("/home", headers: [.cookie: "sid=1"])) == "v3")
+        #expect(try await client.send(get("/home", headers: [.cookie: "sid=1"])) == "v3")
+    }
+
     @Test("removeEntries(for:) purges a URL whose secret query value the key holds as a digest, and a URL without a path")
     func purgeByURL() async throws {
         let origin = CacheOrigin { _, call in (.ok, [(.cacheControl, "max-age=600")], "v\(call)") }
