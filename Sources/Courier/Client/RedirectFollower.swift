@@ -78,11 +78,13 @@ struct RedirectFollower: Sendable {
                         reason: "HTTP \(status) would resend the body of an authenticated or signed request to another origin, which could replay it (set RedirectPolicy.allowsCrossOriginBodyRedirects to allow)",
                         location: queryNames.redact(url: location))
                 }
-                // Secrets, and what the client sends only to its own origin (its default headers,
-                // `Accept-Language`), as a request built for another origin would lack them.
+                // Secrets, what the client sends only to its own origin (its default headers,
+                // `Accept-Language`), and validators of what was cached from it, as a request
+                // built for another origin would lack them.
                 let originOnly = context.originOnlyHeaders
                 nextRequest.headerFields = nextRequest.headerFields.filter {
                     !Redaction.isSensitive(header: $0.name, extra: sensitive) && !originOnly.contains($0.name)
+                        && !Self.conditionalHeaders.contains($0.name)
                 }
             }
             if dropsBody {
@@ -117,6 +119,10 @@ struct RedirectFollower: Sendable {
             try await transport.send(request, body: nil, context: context)
         }
     }
+
+    /// The fields that make a request conditional on what the client holds of the first origin's
+    /// resource: meaningless to another origin, and they tell it what was cached.
+    private static let conditionalHeaders: [HTTPField.Name] = [.ifNoneMatch, .ifModifiedSince, .ifMatch, .ifUnmodifiedSince, .ifRange]
 
     static func isRedirect(_ code: Int) -> Bool {
         code == 301 || code == 302 || code == 303 || code == 307 || code == 308

@@ -7,8 +7,10 @@ import HTTPTypes
 /// signature headers, the client's ``APIConfiguration/sensitiveHeaders``, what middleware added,
 /// and the ``sensitiveHeaders`` here — is removed, and stays removed for the rest of the chain.
 /// `303`, and `301`/`302` after a `POST`, become a `GET` without body or `Content-*` headers.
-/// A `307`/`308` to another origin that would resend the body of an authenticated or signed
-/// request is refused unless ``allowsCrossOriginBodyRedirects`` is set.
+/// A redirect to another origin that would resend the body of an authenticated or signed
+/// request (a `307`/`308`, or a `301`/`302` that keeps a `PUT`'s method) is refused unless
+/// ``allowsCrossOriginBodyRedirects`` is set. Conditional fields (`If-None-Match`…) do not go to
+/// another origin either.
 /// An `https` → `http` redirect is refused unless ``allowsInsecureRedirects`` is set.
 public struct RedirectPolicy: Sendable, Hashable {
     /// How many redirects are followed before failing. `0` means none are followed and the
@@ -19,7 +21,7 @@ public struct RedirectPolicy: Sendable, Hashable {
     /// Headers removed, beside the standard credential headers, when a redirect leaves the
     /// origin (API keys, custom tokens). Middleware add theirs to ``RequestContext/sensitiveHeaders``.
     public var sensitiveHeaders: Set<HTTPField.Name>
-    /// Whether a `307`/`308` redirect to another origin may resend the body of a request that
+    /// Whether a redirect to another origin may resend the body of a request that
     /// carries credentials or a signature (its secret headers are still removed). Default:
     /// `false` — the other origin could replay a signed request; the redirect fails with a
     /// ``RedirectError`` instead.

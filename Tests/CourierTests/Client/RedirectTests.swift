@@ -61,6 +61,17 @@ struct RedirectTests {
         #expect(second.headers[.userAgent] != nil)
     }
 
+    @Test("validators (If-None-Match, If-Modified-Since…) do not follow a redirect to another origin; they do within the origin")
+    func validatorsStayWithTheirOrigin() async throws {
+        let (client, stub) = makeClient()
+        stub.on(.get, "/a", redirect(to: "/v2/b"))
+        stub.on(.get, "/b", redirect(to: "https://cdn.example.net/c"))
+        stub.on(.get, "/c", .text("ok"))
+        _ = try await client.send(Request<String>(path: "/a", headers: [.ifNoneMatch: "\"v1\"", .ifModifiedSince: "Sun, 06 Nov 1994 08:49:37 GMT"]))
+        #expect(stub.requests.map { $0.headers[.ifNoneMatch] } == ["\"v1\"", "\"v1\"", nil])
+        #expect(stub.requests.last?.headers[.ifModifiedSince] == nil)
+    }
+
     @Test("a different port is a different origin")
     func portIsPartOfOrigin() async throws {
         let (client, stub) = makeClient()
