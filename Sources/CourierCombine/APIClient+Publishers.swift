@@ -59,8 +59,9 @@ extension APIClient {
 }
 
 /// A request that accepts every status, so that the publisher's operators decide. It keeps
-/// the caller's request name and any input error found while that request was built.
-struct AnyStatusRequest<Base: APIRequest>: APIRequest, DeferredEncodingErrorCarrying {
+/// the caller's request name and any input error found while that request was built (its
+/// options carry it).
+struct AnyStatusRequest<Base: APIRequest>: APIRequest {
     typealias Response = Data
     let base: Base
     var method: Base.Method { base.method }
@@ -76,7 +77,6 @@ struct AnyStatusRequest<Base: APIRequest>: APIRequest, DeferredEncodingErrorCarr
         if options.operationName == nil { options.operationName = _typeName(Base.self, qualified: false) }
         return options
     }
-    var deferredEncodingError: (any Error)? { (base as? any DeferredEncodingErrorCarrying)?.deferredEncodingError }
 
     func decode(_ response: HTTPResponse, body: Data, context: DecodingContext) throws -> Data { body }
 }

@@ -125,10 +125,14 @@ struct PublisherTests {
 
     @Test("dataPublisher fails with encodingFailed for a request whose header was refused while it was built, as send does; nothing is sent")
     func dataPublisherKeepsTheDeferredError() async throws {
-        struct BuiltWithAnError: APIRequest, DeferredEncodingErrorCarrying {   // as a macro-built request records one
+        struct BuiltWithAnError: APIRequest {   // as a macro-built request records one
             typealias Response = Data
             var path: RequestPath { "/posts" }
-            var deferredEncodingError: (any Error)? { CocoaError(.coderInvalidValue) }
+            var options: RequestOptions {
+                var options = RequestOptions()
+                options.deferredEncodingError = CocoaError(.coderInvalidValue)
+                return options
+            }
             func decode(_ response: HTTPResponse, body: Data, context: DecodingContext) throws -> Data { body }
         }
         let (client, stub) = makeClient()

@@ -54,6 +54,26 @@ struct EndpointDescriptorTests {
         #expect(bad.deferredEncodingError is EndpointError)
     }
 
+    @Test("a call's input error survives replacing its request's options: sending fails, nothing is sent")
+    func pendingErrorSurvivesNewOptions() async throws {
+        var endpoint = EndpointDescriptor(method: "GET", path: "/", operation: "A.a()")
+        endpoint.header("X-A", "a\nb")
+        var request = endpoint.request(decode: { _, data, _ in data })
+        request.options = RequestOptions(timeout: .seconds(5))
+        let stub = StubTransport()
+        stub.on(.get, "/*", .status(200))
+        let client = APIClient(configuration: APIConfiguration(baseURL: baseURL), transport: stub)
+        await #expect(throws: APIError.self) { try await client.send(request) }
+        do {
+            _ = try await client.send(request)
+        } catch let error as APIError {
+            #expect(error.kind == .encodingFailed)
+            #expect(error.underlyingError is InvalidHeaderError)
+        }
+        #expect(stub.requests.isEmpty)
+        #expect(request.options.timeout == .seconds(5))
+    }
+
     @Test("@Options keep the operation name unless they set one")
     func optionsKeepName() {
         var endpoint = EndpointDescriptor(method: "GET", path: "/", operation: "A.a()")

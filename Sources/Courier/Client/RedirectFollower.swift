@@ -12,7 +12,10 @@ struct RedirectFollower: Sendable {
     func send(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
         // The last stop before the wire, after every middleware: framing is the transport's.
         try TransportOwnedHeaders.check(request.headerFields)
-        let first = try await sendHop(request, body: body, context: context)
+        // Without an idle timeout a hop is only the transport call: made here, it saves an async
+        // call and its task-frame allocation (≈ 150 instructions, callgrind).
+        let first = context.idleTimeout == nil ? try await transport.send(request, body: body, context: context)
+                                               : try await sendHop(request, body: body, context: context)
         guard Self.isRedirect(first.0.status.code) else { return first }
         let policy = context.options.redirectPolicy ?? defaultPolicy
         guard policy.maxRedirects > 0 else { return first }

@@ -25,7 +25,18 @@ public struct Request<Response: Sendable>: APIRequest {
     /// it is sent (see ``RequestHeaders``).
     public var headers: RequestHeaders
     public var body: RequestBody?
-    public var options: RequestOptions
+    /// The per-request settings. They also carry an input error a builder recorded, so a
+    /// request built with one fails when sent even after its options were replaced.
+    public var options: RequestOptions {
+        get {
+            guard let deferredEncodingError, storedOptions.deferredEncodingError == nil else { return storedOptions }
+            var options = storedOptions
+            options.deferredEncodingError = deferredEncodingError
+            return options
+        }
+        set { storedOptions = newValue }
+    }
+    private var storedOptions: RequestOptions
     private let decoder: Decoder
     /// An input error found by a builder method, thrown when the request is sent.
     package var deferredEncodingError: (any Error)?
@@ -47,7 +58,7 @@ public struct Request<Response: Sendable>: APIRequest {
         self.query = query
         self.headers = headers
         self.body = body
-        self.options = options
+        self.storedOptions = options
         self.decoder = decode
     }
 
@@ -102,15 +113,6 @@ extension Request where Response == Void {
     }
 }
 
-/// A request that may carry an input error found while it was built (a header with CR/LF
-/// given to ``Request/header(_:_:)``, a bad macro argument), thrown when it is sent. Builders
-/// record the error instead of throwing so that they stay chainable.
-package protocol DeferredEncodingErrorCarrying {
-    /// The first input error found while building, if any.
-    var deferredEncodingError: (any Error)? { get }
-}
-
-extension Request: DeferredEncodingErrorCarrying {}
 
 // MARK: - Paths built as strings
 

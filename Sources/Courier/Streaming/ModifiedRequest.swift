@@ -5,7 +5,7 @@ import HTTPTypes
 ///
 /// Streaming and pagination use it to add a header (`Last-Event-ID`), replace the body with a
 /// progress-reporting one, or move to the next page, whatever the caller's request type is.
-struct ModifiedRequest<Base: APIRequest>: APIRequest, DeferredEncodingErrorCarrying {
+struct ModifiedRequest<Base: APIRequest>: APIRequest {
     typealias Response = Base.Response
 
     let base: Base
@@ -15,8 +15,9 @@ struct ModifiedRequest<Base: APIRequest>: APIRequest, DeferredEncodingErrorCarry
     var query: [URLQueryItem]
     var headers: HTTPFields
     var body: RequestBody?
+    /// The base's options, with its input error if it recorded one (see
+    /// ``RequestOptions/deferredEncodingError``).
     var options: RequestOptions
-    var deferredEncodingError: (any Error)?
 
     init(_ base: Base) {
         self.base = base
@@ -26,7 +27,6 @@ struct ModifiedRequest<Base: APIRequest>: APIRequest, DeferredEncodingErrorCarry
         self.options = base.options
         // Logs, metrics and traces name the caller's request, not this wrapper.
         if options.operationName == nil { options.operationName = _typeName(Base.self, qualified: false) }
-        self.deferredEncodingError = (base as? any DeferredEncodingErrorCarrying)?.deferredEncodingError
         do {
             self.method = try base.wireMethod()
             self.headers = try base.wireHeaders()
@@ -35,7 +35,7 @@ struct ModifiedRequest<Base: APIRequest>: APIRequest, DeferredEncodingErrorCarry
             self.method = .get
             self.headers = [:]
             self.body = nil
-            if deferredEncodingError == nil { deferredEncodingError = error }
+            if options.deferredEncodingError == nil { options.deferredEncodingError = error }
         }
     }
 
