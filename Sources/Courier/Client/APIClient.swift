@@ -175,16 +175,21 @@ public final class APIClient: Sendable {
         let name = options.operationName ?? Self.typeName(of: request)
         let prepared = try builder.prepare(request, options: options, operationName: name)
         let timeout = options.timeout ?? configuration.timeout
+        let maxResponseSize = options.maxResponseSize ?? configuration.maxResponseSize
+        let acceptableStatusCodes = options.acceptableStatusCodes ?? configuration.acceptableStatusCodes
+        let idleTimeout = options.idleTimeout ?? configuration.idleTimeout
+        // `options` is not read after this line, so it moves into the context instead of being
+        // copied (a copy retains each of its references, then the local releases them).
         var context = RequestContext(
             operationName: name, baseURL: configuration.baseURL, options: options, attempt: 1, timeout: timeout,
-            maxResponseSize: options.maxResponseSize ?? configuration.maxResponseSize, logger: configuration.logger)
+            maxResponseSize: maxResponseSize, logger: configuration.logger)
         context.targetsBaseOrigin = prepared.targetsBaseOrigin
         context.sensitiveHeaders = configuration.sensitiveHeaders
         context.originOnlyHeaders = builder.originOnlyHeaders
         context.sensitiveQueryNames = configuration.sensitiveQueryNames
-        context.acceptableStatusCodes = options.acceptableStatusCodes ?? configuration.acceptableStatusCodes
+        context.acceptableStatusCodes = acceptableStatusCodes
         context.urlTemplate = prepared.urlTemplate
-        context.idleTimeout = options.idleTimeout ?? configuration.idleTimeout
+        context.idleTimeout = idleTimeout
         context.collectsResponseBody = collectsResponseBody
         context.responseBodySink = sink
         context.usesCookieJar = configuration.cookieJar != nil

@@ -8,14 +8,37 @@ public struct RequestSummary: Sendable, Hashable, CustomStringConvertible {
     /// The HTTP method, e.g. `GET`.
     public var method: String
     /// The absolute URL, with secrets redacted.
-    public var url: String
+    public var url: String {
+        get { origin.isEmpty ? target : origin + target }
+        set {
+            origin = ""
+            target = newValue
+        }
+    }
     /// The operation name (the request type's name or a macro method's name), when known.
     public var operationName: String?
+
+    /// The URL in two parts, `scheme://authority` (or empty) and the rest, joined when ``url``
+    /// is read. Every request gets a summary and most are never read (they are for errors and
+    /// logs): joining them up front was one string allocation and copy per request (≈ 600
+    /// instructions, callgrind).
+    private var origin: String
+    private var target: String
 
     /// Creates a summary from its parts. `url` is used as given: redact it first.
     public init(method: String, url: String, operationName: String? = nil) {
         self.method = method
-        self.url = url
+        self.origin = ""
+        self.target = url
+        self.operationName = operationName
+    }
+
+    /// A summary whose URL is `origin` followed by `target` (both redacted already), joined
+    /// only when read.
+    package init(method: String, origin: String, target: String, operationName: String? = nil) {
+        self.method = method
+        self.origin = origin
+        self.target = target
         self.operationName = operationName
     }
 
@@ -25,8 +48,8 @@ public struct RequestSummary: Sendable, Hashable, CustomStringConvertible {
         let target = request.path ?? "/"
         // Most targets have no query: skip the redaction's grapheme-cluster search for them.
         let shown = target.containsByte(UInt8(ascii: "?")) ? Redaction.redactQuery(inTarget: target) : target
-        // One interpolation, not the origin's text and then a concatenation (one string less per request).
-        self.url = "\(request.scheme ?? "https")://\(request.authority ?? "")\(shown)"
+        self.origin = "\(request.scheme ?? "https")://\(request.authority ?? "")"
+        self.target = shown
         self.operationName = operationName
     }
 
@@ -41,4 +64,17 @@ public struct RequestSummary: Sendable, Hashable, CustomStringConvertible {
 
     /// `GET https://api.example.com/v1/users?page=2`
     public var description: String { "\(method) \(url)" }
+
+    /// Two summaries are equal when their method, URL and operation name are, however their
+    /// URL was put together.
+    public static func == (lhs: RequestSummary, rhs: RequestSummary) -> Bool {
+        lhs.method == rhs.method && lhs.operationName == rhs.operationName && lhs.url == rhs.url
+    }
+
+    /// Hashes the method, the URL and the operation name, as ``==`` compares them.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(method)
+        hasher.combine(url)
+        hasher.combine(operationName)
+    }
 }
