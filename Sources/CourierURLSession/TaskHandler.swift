@@ -86,12 +86,16 @@ final class TaskHandler: Sendable {
     /// Where a streamed body that cannot be paused spills what its reader has not taken past
     /// 1 MiB (`nil`: it stays in memory). See ``SpillingChunkBuffer``.
     private let spillDirectory: URL?
+    /// Where a body delivered whole is also left for the client, which then collects it without
+    /// iterating it (see `WholeResponseBody`).
+    private let whole: WholeResponseBody?
 
     /// A handler for `task`; with a `bufferLimit`, bodies up to that size are delivered whole.
     init(task: URLSessionTask, deadlines: DeadlineWatch, isHead: Bool, bufferLimit: Int? = nil, progress: UploadProgressReporter? = nil,
          flow: ReceiveFlow? = nil, sink: ResponseBodySink? = nil, sinkStatuses: Set<Int> = [], spillDirectory: URL? = nil,
-         onFinish: (@Sendable () -> Void)? = nil) {
+         whole: WholeResponseBody? = nil, onFinish: (@Sendable () -> Void)? = nil) {
         self.task = task
+        self.whole = whole
         self.deadlines = deadlines
         self.spillDirectory = flow == nil ? spillDirectory : nil
         self.sinkStatuses = sinkStatuses
@@ -386,7 +390,13 @@ final class TaskHandler: Sendable {
             if let mapped {
                 continuation.resume(throwing: mapped)
             } else {
-                continuation.resume(returning: (head, isHead ? nil : HTTPBody(bytes)))
+                if isHead {
+                    continuation.resume(returning: (head, nil))
+                } else {
+                    let body = HTTPBody(bytes)
+                    whole?.leave(bytes[...], for: body)
+                    continuation.resume(returning: (head, body))
+                }
             }
         case .streaming(let outlet):
             outlet.finish(throwing: mapped)

@@ -205,7 +205,8 @@ public final class URLSessionTransport: Transport {
         // removes a download task's own file when the download fails.
         let handler = TaskHandler(task: task, deadlines: deadlines, isHead: request.method == .head, bufferLimit: bufferLimit,
                                   progress: upload?.progress, flow: flow, sink: context.responseBodySink,
-                                  sinkStatuses: context.acceptableStatusCodes, spillDirectory: temporaryDirectory, onFinish: onFinish)
+                                  sinkStatuses: context.acceptableStatusCodes, spillDirectory: temporaryDirectory,
+                                  whole: context.wholeResponseBody, onFinish: onFinish)
         delegate.register(handler, for: task)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in

@@ -37,11 +37,18 @@ package enum BodyReading {
     /// The whole body in memory. Throws ``APIError/Kind/resourceTooLarge`` as soon as
     /// the expected length or the bytes received pass `limit`; the body's iteration is then
     /// abandoned, which makes the transport cancel the exchange.
-    package static func collect(_ body: HTTPBody?, head: HTTPResponse, limit: Int, summary: RequestSummary) async throws -> Data {
+    /// When the transport left the body's bytes in `whole` (see ``WholeResponseBody``), they are
+    /// taken from there instead of iterating the body, under the same limit.
+    package static func collect(_ body: HTTPBody?, head: HTTPResponse, limit: Int, summary: RequestSummary,
+                                whole: WholeResponseBody? = nil) async throws -> Data {
         guard let body else { return Data() }
         let expected = expectedLength(of: body, head: head).map { Int(clamping: $0) }
         if let expected, expected > limit {
             throw APIError.resourceTooLarge(request: summary, limit: limit)
+        }
+        if let bytes = whole?.take(for: body) {
+            if bytes.count > limit { throw APIError.resourceTooLarge(request: summary, limit: limit) }
+            return Data(bytes)
         }
         var iterator = body.makeAsyncIterator()
         guard let first = try await iterator.next() else { return Data() }

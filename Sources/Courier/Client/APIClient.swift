@@ -199,7 +199,9 @@ public final class APIClient: Sendable {
     private func perform<R: APIRequest>(_ request: R) async throws -> Exchange {
         let startDate = Date()
         let start = ContinuousClock.now
-        let (prepared, context) = try makeExchange(request, collectsResponseBody: true)
+        var (prepared, context) = try makeExchange(request, collectsResponseBody: true)
+        let whole = WholeResponseBody()
+        context.wholeResponseBody = whole
         let head: HTTPResponse
         let data: Data
         let headTime: ContinuousClock.Instant
@@ -214,7 +216,7 @@ public final class APIClient: Sendable {
                 try Task.checkCancellation()   // a caller that gave up meanwhile gets its cancellation
                 throw Self.httpError(responseHead, body: prefix, summary: prepared.summary)
             }
-            data = try await BodyReading.collect(body, head: responseHead, limit: context.maxResponseSize, summary: prepared.summary)
+            data = try await BodyReading.collect(body, head: responseHead, limit: context.maxResponseSize, summary: prepared.summary, whole: whole)
         } catch {
             throw Self.map(error, summary: prepared.summary, timeout: context.timeout)
         }

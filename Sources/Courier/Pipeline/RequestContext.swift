@@ -88,6 +88,10 @@ public struct RequestContext: Sendable {
     /// ``ResponseBodySink``); `nil` except for ``APIClient/download(_:to:progress:)``.
     package var responseBodySink: ResponseBodySink? = nil
 
+    /// Where a transport that holds the response body whole in memory may leave its bytes for
+    /// the client (see ``WholeResponseBody``); `nil` unless the client collects the body.
+    package var wholeResponseBody: WholeResponseBody? = nil
+
     /// Whether middleware may keep calling the next handler after they returned (background
     /// work such as a cache's revalidation). `false` when the chain runs inside a caller that
     /// forbids it: swift-openapi-runtime's middleware, whose `next` must not escape.

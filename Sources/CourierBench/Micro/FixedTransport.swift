@@ -36,6 +36,9 @@ struct FixedTransport: Transport {
             notModified.headerFields[.contentType] = nil
             return (notModified, nil)
         }
-        return (head, HTTPBody(bytes))
+        // As AsyncHTTPClientTransport and URLSessionTransport do with a body they hold whole.
+        let body = HTTPBody(bytes)
+        context.wholeResponseBody?.leave(bytes, for: body)
+        return (head, body)
     }
 }
