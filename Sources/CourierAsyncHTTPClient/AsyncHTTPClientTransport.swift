@@ -208,9 +208,10 @@ public struct AsyncHTTPClientTransport: Transport {
 
     /// A body of announced `length` read to its end (so the connection goes back to the pool
     /// here) and handed on as one in-memory chunk, also left in the client's
-    /// `WholeResponseBody` so that it collects the bytes without iterating the body. Streamed through `HTTPBody` instead, every chunk and the end would each be an async
-    /// call through its type-erased iterator and the transport's (≈ 5,000 instructions per
-    /// request, callgrind). A server that sends more than it announced is refused.
+    /// `WholeResponseBody` so that it collects the bytes without iterating the body. Streamed
+    /// through `HTTPBody` instead, every chunk and the end would each be an async call through
+    /// its type-erased iterator and the transport's (≈ 5,000 instructions per request,
+    /// callgrind). A server that sends more than it announced is refused.
     static func readWhole(_ body: ResponseBodySequence, length: Int) async throws -> [UInt8] {
         var bytes = [UInt8]()
         bytes.reserveCapacity(length)

@@ -13,7 +13,7 @@ struct RedirectFollower: Sendable {
         // The last stop before the wire, after every middleware: framing is the transport's.
         try TransportOwnedHeaders.check(request.headerFields)
         // Without an idle timeout a hop is only the transport call: made here, it saves an async
-        // call and its task-frame allocation (≈ 150 instructions, callgrind).
+        // call and its task frame.
         let first = context.idleTimeout == nil ? try await transport.send(request, body: body, context: context)
                                                : try await sendHop(request, body: body, context: context)
         guard Self.isRedirect(first.0.status.code) else { return first }
