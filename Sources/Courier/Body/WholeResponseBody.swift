@@ -26,7 +26,7 @@ import Darwin
 /// mutex and a condition on Linux, and made and freed per request it cost ≈ 1,200
 /// instructions more (callgrind). The lock is needed: two transport calls may run at once
 /// under a middleware that races them, and one left running may write while the client reads.
-package struct WholeResponseBody: @unchecked Sendable {
+package struct WholeResponseBody: @unchecked Sendable {  // safe: the slot is only touched under its own mutex, see below
     // @unchecked Sendable is safe: `storage`'s slot is read and written only between `lock()`
     // and `unlock()` of the mutex stored in the same object, which lives as long as it does.
     private let storage: Storage
