@@ -19,10 +19,21 @@ package enum ObservedBody {
 
     /// A body that yields `body`'s bytes and calls `onFinish` exactly once. A `nil` body reports
     /// at once.
+    ///
+    /// So does a body already whole in memory when no prefix is wanted: one that can be read
+    /// again and whose length is known (`HTTPBody(data)`, a transport's collected answer, a
+    /// cache hit — the rule ``BodyReading/isWhole(_:afterFirstChunkOf:)`` relies on too). Its
+    /// exchange is over, its size is its length, and it is handed on unwrapped: the client then
+    /// collects it without iterating it (``WholeResponseBody`` recognises only the body the
+    /// transport returned), and no observer is allocated.
     package static func wrap(_ body: HTTPBody?, prefixLength: Int = 0, onFinish: @escaping @Sendable (Outcome) -> Void) -> HTTPBody? {
         guard let body else {
             onFinish(Outcome(bytes: 0, prefix: Data(), error: nil, abandoned: false))
             return nil
+        }
+        if prefixLength == 0, body.iterationBehavior == .multiple, case .known(let length) = body.length {
+            onFinish(Outcome(bytes: Int(clamping: length), prefix: Data(), error: nil, abandoned: false))
+            return body
         }
         let observer = Observer(prefixLength: prefixLength, onFinish: onFinish)
         return HTTPBody(Sequence(base: body, observer: observer), length: body.length, iterationBehavior: body.iterationBehavior)

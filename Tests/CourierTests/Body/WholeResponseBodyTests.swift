@@ -1,6 +1,8 @@
 import Courier
 import Foundation
 import HTTPTypes
+import InMemoryLogging
+import Logging
 import OpenAPIRuntime
 import Testing
 
@@ -63,5 +65,18 @@ struct WholeResponseBodyTests {
         var request = Request<Data>(path: "/x")
         request.options.maxResponseSize = 16
         await #expect { try await client.data(for: request) } throws: { ($0 as? APIError)?.kind == .resourceTooLarge }
+    }
+
+    @Test("a logging middleware at its summary level keeps the hand-over, and logs the size")
+    func summaryLoggingKeepsTheHandOver() async throws {
+        let handler = InMemoryLogHandler()
+        var logger = Logger(label: "test") { _ in handler }
+        logger.logLevel = .info
+        // The transport leaves bytes other than the body's, so the test sees which were used.
+        let client = MiddlewareFixtures.client(Self.transport(body: "streamed", left: "left"),
+                                               [LoggingMiddleware(logger: logger, level: .info)])
+        let (_, data) = try await client.data(for: Request<Data>(path: "/x"))
+        #expect(String(decoding: data, as: UTF8.self) == "left")
+        #expect(handler.entries.map { $0.metadata["http.response.body.size"] } == ["8"])
     }
 }
