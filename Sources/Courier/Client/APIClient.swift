@@ -273,6 +273,7 @@ public final class APIClient: Sendable {
             }
             return APIError.authentication(request: summary, underlying: error)
         case let error as InvalidHeaderError: return APIError.encodingFailed(request: summary, underlying: error)
+        case let error as BodyReading.LimitExceeded: return APIError.resourceTooLarge(request: summary, limit: error.limit)
         default:
             if Task.isCancelled { return CancellationError() }
             return APIError.unknown(request: summary, underlying: error)

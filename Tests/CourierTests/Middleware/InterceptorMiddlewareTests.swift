@@ -35,6 +35,24 @@ import Testing
         #expect(calls.current == 1)
     }
 
+    @Test("onResponseData over the client's size limit fails as resourceTooLarge, naming the request and the limit, and never calls the closure")
+    func onResponseDataOverTheLimitIsResourceTooLarge() async throws {
+        let stub = StubTransport()
+        stub.on(nil, "/**", .data(Data(repeating: 0x78, count: 1_000)))
+        let calls = Locked(0)
+        var interceptors = InterceptorMiddleware()
+        interceptors.onResponseData { data, _, _ in
+            calls.withLock { $0 += 1 }
+            return data
+        }
+        let client = APIClient(configuration: APIConfiguration(baseURL: F.baseURL, maxResponseSize: 16), transport: stub, middleware: [interceptors])
+        let error = await #expect(throws: APIError.self) { try await client.send(F.text(.get, "/big")) }
+        #expect(error?.kind == .resourceTooLarge)
+        #expect(error?.request?.url.hasSuffix("/big") == true)
+        #expect("\(error.map { String(describing: $0) } ?? "")".contains("16"))
+        #expect(calls.current == 0)
+    }
+
     @Test func runsTheGeneralClosureForEveryRequest() async throws {
         let stub = StubTransport()
         stub.on(nil, "/**", .text("ok"))

@@ -142,7 +142,8 @@ public struct InterceptorMiddleware: Middleware {
     }
 
     /// Runs `closure` on the collected response body (up to the request's size limit) and sends
-    /// on what it returns, as Snowdrop's `addOnResponseBlock { data, response in … }`.
+    /// on what it returns, as Snowdrop's `addOnResponseBlock { data, response in … }`. A body over
+    /// the limit fails the request with ``APIError/Kind/resourceTooLarge`` before `closure` runs.
     ///
     /// Only responses the client reads whole (`send`, `response(for:)`, `data(for:)`) go through
     /// `closure`. Streamed ones — `bytes(for:)`, `events(for:)`, downloads — pass untouched:
@@ -154,8 +155,8 @@ public struct InterceptorMiddleware: Middleware {
     ) {
         onResponse(for: matcher) { response, body, context in
             guard context.collectsResponseBody else { return (response, body) }
-            var data = Data()
-            if let body { data = try await Data(collecting: body, upTo: context.maxResponseSize) }
+            // Past the limit, the client reports `resourceTooLarge` for this request.
+            let data = try await BodyReading.collect(body, head: response, limit: context.maxResponseSize)
             let replaced = try await closure(data, response, context)
             var response = response
             response.headerFields[.contentLength] = String(replaced.count)
