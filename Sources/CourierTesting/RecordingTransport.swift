@@ -69,7 +69,8 @@ public final class RecordingTransport: Transport {
             forwarded = HTTPBody(requestBody)
         }
         let (response, responseBody) = try await upstream.send(request, body: forwarded, context: context)
-        let data = try await Data(collecting: responseBody ?? HTTPBody(), upTo: context.maxResponseSize)
+        // Past the limit the client reports `resourceTooLarge` for the request; nothing is recorded.
+        let data = try await BodyReading.collect(responseBody, head: response, limit: context.maxResponseSize)
 
         // The recorder's own secret names and the ones the client knows: its configuration's
         // `sensitiveHeaders`/`sensitiveQueryNames` and those its middleware declared (an API-key

@@ -105,6 +105,19 @@ struct RecordReplayTests {
         #expect(try Cassette(contentsOf: file).exchanges.first?.response.bodyEncoding == "base64")
         #expect(try await APIClient(configuration: base, transport: ReplayTransport(file: file)).send(Request<Data>(path: "/blob")) == bytes)
     }
+
+    @Test("a response over the client's size limit fails as resourceTooLarge while recording, and nothing is written")
+    func overTheLimit() async throws {
+        let live = StubTransport()
+        live.on(.get, "/big", .data(Data(repeating: 0x78, count: 1_000)))
+        let file = cassetteURL()
+        defer { try? FileManager.default.removeItem(at: file) }
+        let base = APIConfiguration(baseURL: URL(string: "https://api.example.com")!, maxResponseSize: 16)
+        let client = APIClient(configuration: base, transport: RecordingTransport(live, file: file))
+        let error = await #expect(throws: APIError.self) { try await client.send(Request<Data>(path: "/big")) }
+        #expect(error?.kind == .resourceTooLarge)
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+    }
 }
 
 @Suite("Integration environment")
