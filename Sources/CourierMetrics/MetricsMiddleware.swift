@@ -26,7 +26,9 @@ import OpenAPIRuntime
 /// built for other OpenTelemetry HTTP clients work unchanged; its dimensions are all
 /// low-cardinality (`url.template` is the route, never a path with ids).
 ///
-/// The duration runs until the response body has been read (or dropped). Put the middleware
+/// The duration runs until the response body has been read (or dropped); for a body the
+/// transport already holds whole, the exchange is over when the response arrives, and the
+/// duration ends there. Put the middleware
 /// outside ``RetryMiddleware`` to count calls, inside to count attempts.
 public struct MetricsMiddleware: Middleware {
     /// The prefix of every metric label (default `courier`).

@@ -21,7 +21,8 @@ import Tracing
 /// redacted, no user info), `url.template`, `server.address`, `server.port`, `http.response.status_code`,
 /// `error.type` (the status code for 4xx/5xx, the failure kind otherwise) and
 /// `http.request.resend_count` for retries, plus `courier.operation`. It ends when the response
-/// body has been read (or dropped), so its duration covers the whole exchange. Statuses of 400
+/// body has been read (or dropped), so its duration covers the whole exchange — at once when the
+/// transport already holds the body whole, whose exchange is then over. Statuses of 400
 /// and above set the span status to error.
 ///
 /// Put it *outside* ``RetryMiddleware`` for one span per call, or inside for one span per attempt.

@@ -12,7 +12,8 @@ import OpenAPIRuntime
 /// ```
 ///
 /// - At `level` (default `.debug`, as swift-log asks of libraries), one line per exchange when it
-///   ends (the body read, failed or dropped):
+///   ends (the body read, failed or dropped; at once when the transport already holds the body
+///   whole — a collected answer, a cache hit — and no body prefix is logged):
 ///   `GET https://api.example.com/v1/users?page=2 → 200 (41 ms, 1532 bytes)`, with metadata in
 ///   one dotted scheme: `http.request.method`, `url.full`, `http.response.status_code`,
 ///   `http.response.body.size`, `courier.duration_ms`, `courier.operation`, `courier.attempt`, and
