@@ -9,7 +9,8 @@ import FoundationNetworking
 ///
 /// - A file body (`.file`) is uploaded from disk with `uploadTask(with:fromFile:)`: the session
 ///   reads it in small pieces as it sends (FoundationNetworking keeps at most three 16 KiB reads
-///   ahead of libcurl), whatever its size.
+///   ahead of libcurl), whatever its size. A file whose size the system does not report (a
+///   `/proc` file: size 0, yet content) is sent like a `.stream` instead.
 /// - A multipart form with files is written to a temporary file first (the session can only
 ///   stream a file), uploaded the same way, and the file is removed when the task ends —
 ///   completed, failed or cancelled.
@@ -34,7 +35,10 @@ enum UploadPlan {
         if let description, description.readsFiles, let source = description.source {
             switch source {
             case .file(let url):
-                return .file(url, temporary: false)
+                // A file whose size the system does not know (a `/proc` file reports 0 and has
+                // content): the session would upload its reported size, so it is read as a
+                // stream below instead.
+                if case .known = body.length { return .file(url, temporary: false) }
             case .segments(let segments):
                 return .file(try writeTemporaryFile(segments, in: temporaryDirectory), temporary: true)
             }

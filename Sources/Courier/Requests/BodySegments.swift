@@ -8,11 +8,12 @@ package enum BodySegment: Sendable {
     /// The whole content of a file, read when the body is sent.
     case file(URL)
 
-    /// The segment's length in bytes (`nil` when a file's size cannot be read).
+    /// The segment's length in bytes (`nil` when a file's size cannot be read, or is not what
+    /// reading the file gives: see ``FileChunks/length(of:)``).
     package var length: Int? {
         switch self {
         case .bytes(let bytes): return bytes.count
-        case .file(let url): return try? FileChunks.size(of: url)
+        case .file(let url): return FileChunks.length(of: url)
         }
     }
 }
@@ -118,6 +119,19 @@ struct FileChunks {
             throw NotARegularFile(path: url.path, type: (attributes[.type] as? FileAttributeType)?.rawValue ?? "unknown")
         }
         return (attributes[.size] as? NSNumber)?.intValue ?? 0
+    }
+
+    /// The number of bytes reading the file gives, when the file system says: its size — except
+    /// for a regular file of size 0 that has content all the same (the kernel's `/proc` and
+    /// `/sys` files), whose length is then unknown (`nil`), so that the body is sent as read
+    /// instead of declared empty. `nil` too when the size cannot be read.
+    static func length(of url: URL) -> Int? {
+        guard let size = try? size(of: url) else { return nil }
+        guard size == 0 else { return size }
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
+        defer { try? handle.close() }
+        guard let first = try? handle.read(upToCount: 1) else { return nil }
+        return first.isEmpty ? 0 : nil
     }
 
     /// A file body that names something other than a regular file.

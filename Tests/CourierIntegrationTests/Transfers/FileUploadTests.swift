@@ -27,6 +27,23 @@ struct FileUploadTests {
         }
     }
 
+    #if os(Linux)
+    @Test("a file whose size the system reports as 0 but that has content (/proc) is uploaded whole, as a body of unknown length",
+          arguments: TransportKind.allCases)
+    func fileWithoutAReportedSize(_ kind: TransportKind) async throws {
+        let file = URL(fileURLWithPath: "/proc/version")
+        let content = try Data(contentsOf: file)
+        try #require(!content.isEmpty)
+        try #require((try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.intValue == 0)
+        try await withTestServer { server in
+            let client = APIClient(configuration: APIConfiguration(baseURL: server.baseURL), transport: Transfers.transport(kind))
+            let receipt = try await client.send(Request<TransferReceipt>(
+                method: .put, path: "/transfers/upload/\(UUID().uuidString)", body: .file(file, contentType: "text/plain")))
+            #expect(receipt.bytes == "\(content.count)")
+        }
+    }
+    #endif
+
     @Test("a multipart form with a large file is uploaded whole; its temporary file is removed", arguments: TransportKind.allCases)
     func multipartWithFile(_ kind: TransportKind) async throws {
         let dir = try Transfers.makeDirectory()
