@@ -16,18 +16,24 @@ import Testing
         }
     }
 
-    @Test("onResponseData leaves streamed responses alone: bytes(for:) streams past the client's size limit, the closure sees only collected bodies")
-    func onResponseDataSkipsStreamedResponses() async throws {
+    /// A client with a 16-byte response limit over a stub answering 1,000 bytes (plus
+    /// `extraRoutes`), and an `onResponseData` closure that counts its calls.
+    private static func countingOnResponseData(extraRoutes: (StubTransport) -> Void = { _ in }) -> (APIClient, Locked<Int>) {
         let stub = StubTransport()
         stub.on(nil, "/**", .data(Data(repeating: 0x78, count: 1_000)))
-        stub.on(nil, "/small", .text("small"))
+        extraRoutes(stub)
         let calls = Locked(0)
         var interceptors = InterceptorMiddleware()
         interceptors.onResponseData { data, _, _ in
             calls.withLock { $0 += 1 }
             return data
         }
-        let client = APIClient(configuration: APIConfiguration(baseURL: F.baseURL, maxResponseSize: 16), transport: stub, middleware: [interceptors])
+        return (APIClient(configuration: APIConfiguration(baseURL: F.baseURL, maxResponseSize: 16), transport: stub, middleware: [interceptors]), calls)
+    }
+
+    @Test("onResponseData leaves streamed responses alone: bytes(for:) streams past the client's size limit, the closure sees only collected bodies")
+    func onResponseDataSkipsStreamedResponses() async throws {
+        let (client, calls) = Self.countingOnResponseData(extraRoutes: { $0.on(nil, "/small", .text("small")) })
         let stream = try await client.bytes(for: F.text(.get, "/big"))
         #expect(try await stream.collect(upTo: 10_000).count == 1_000)
         #expect(calls.current == 0)
@@ -37,15 +43,7 @@ import Testing
 
     @Test("onResponseData over the client's size limit fails as resourceTooLarge, naming the request and the limit, and never calls the closure")
     func onResponseDataOverTheLimitIsResourceTooLarge() async throws {
-        let stub = StubTransport()
-        stub.on(nil, "/**", .data(Data(repeating: 0x78, count: 1_000)))
-        let calls = Locked(0)
-        var interceptors = InterceptorMiddleware()
-        interceptors.onResponseData { data, _, _ in
-            calls.withLock { $0 += 1 }
-            return data
-        }
-        let client = APIClient(configuration: APIConfiguration(baseURL: F.baseURL, maxResponseSize: 16), transport: stub, middleware: [interceptors])
+        let (client, calls) = Self.countingOnResponseData()
         let error = await #expect(throws: APIError.self) { try await client.send(F.text(.get, "/big")) }
         #expect(error?.kind == .resourceTooLarge)
         #expect(error?.request?.url.hasSuffix("/big") == true)
