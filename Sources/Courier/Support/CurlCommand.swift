@@ -35,13 +35,22 @@ public struct CurlCommand: Sendable, CustomStringConvertible {
         sensitiveHeaders: Set<HTTPField.Name> = [], sensitiveQueryNames: Set<String> = [],
         bodyIsStreamed: Bool = false
     ) {
+        self.init(request, body: body, revealingSecrets: revealingSecrets, sensitiveHeaders: sensitiveHeaders,
+                  sensitiveQueryNames: sensitiveQueryNames, note: bodyIsStreamed && body == nil ? "streamed body not shown" : nil)
+    }
+
+    /// The command for `request`, redacted as asked, with `note` as its trailing comment.
+    init(_ request: HTTPRequest, body: Data?, revealingSecrets: Bool, sensitiveHeaders: Set<HTTPField.Name>,
+         sensitiveQueryNames: Set<String>, note: String?) {
         let target = request.path ?? "/"
         let names = sensitiveQueryNames.isEmpty ? Redaction.QueryNames.standard : Redaction.QueryNames.standard.adding(sensitiveQueryNames)
         let url = request.originString + (revealingSecrets ? target : names.redact(target: target))
         let headers = revealingSecrets ? request.headerFields : Redaction.redact(request.headerFields, extra: sensitiveHeaders)
-        self.init(method: request.method.rawValue, url: url, headers: headers, body: body,
-                  note: bodyIsStreamed && body == nil ? "streamed body not shown" : nil)
+        self.init(method: request.method.rawValue, url: url, headers: headers, body: body, note: note)
     }
+
+    /// The largest in-memory body a command pastes (1 MiB); a larger one is described instead.
+    static let maxPastedBodySize = 1 << 20
 
     /// The command from parts that are already redacted (the logging transcript's).
     init(method: String, url: String, headers: HTTPFields, body: Data?, note: String?) {
@@ -77,21 +86,31 @@ extension APIClient {
     /// request reaches it — put it last to see what the other middleware added). Secrets are
     /// redacted unless `revealingSecrets` is `true`.
     ///
-    /// A body that is in memory (JSON, form, data) is included; a file, multipart or stream
-    /// body is described, not read.
+    /// A body that is in memory (JSON, form, data) is included up to 1 MiB; a larger one, and a
+    /// file, multipart or stream body, is described in a trailing comment, not read.
     public func curlCommand<R: APIRequest>(for request: R, revealingSecrets: Bool = false) async throws -> CurlCommand {
         let (head, body) = try prepare(request)
         var data: Data?
-        var streamed = false
+        var note: String?
         if let body {
             // Only bodies held in memory are read; files, multipart forms and streams are not.
             switch try request.wireBody() {
-            case .json?, .data?, .form?: data = try await Data(collecting: body, upTo: 1 << 20)
-            default: streamed = true
+            case .json?, .data?, .form?:
+                do {
+                    // A body of known length over the limit is refused before a byte is read.
+                    data = try await BodyReading.collect(body, head: HTTPResponse(status: .ok), limit: CurlCommand.maxPastedBodySize)
+                } catch is BodyReading.LimitExceeded {
+                    if case .known(let length) = body.length {
+                        note = "body of \(length) bytes not shown (over 1 MiB)"
+                    } else {
+                        note = "body over 1 MiB not shown"
+                    }
+                }
+            default: note = "streamed body not shown"
             }
         }
         return CurlCommand(head, body: data, revealingSecrets: revealingSecrets,
                            sensitiveHeaders: configuration.sensitiveHeaders,
-                           sensitiveQueryNames: configuration.sensitiveQueryNames, bodyIsStreamed: streamed)
+                           sensitiveQueryNames: configuration.sensitiveQueryNames, note: note)
     }
 }

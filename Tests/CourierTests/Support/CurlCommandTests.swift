@@ -47,6 +47,18 @@ struct CurlCommandTests {
         #expect(curl.description.hasSuffix("# streamed body not shown"))
     }
 
+    @Test("an in-memory body over 1 MiB is described, not pasted and not an error")
+    func largeInMemoryBody() async throws {
+        let (client, _) = makeClient()
+        let big = Data(repeating: UInt8(ascii: "a"), count: (1 << 20) + 1)
+        let curl = try await client.curlCommand(for: Request<Data>(method: .put, path: "/blob", body: .data(big, contentType: "text/plain")))
+        #expect(curl.description.hasSuffix("# body of 1048577 bytes not shown (over 1 MiB)"))
+        #expect(!curl.description.contains("--data-binary"))
+        // At the limit it is still shown.
+        let atLimit = try await client.curlCommand(for: Request<Data>(method: .put, path: "/blob", body: .data(Data(repeating: UInt8(ascii: "a"), count: 1 << 20), contentType: "text/plain")))
+        #expect(atLimit.description.contains("--data-binary"))
+    }
+
     @Test("the verbose log transcript carries the command as sent, middleware headers redacted")
     func inTheVerboseTranscript() async throws {
         let logging = InMemoryLogHandler()
