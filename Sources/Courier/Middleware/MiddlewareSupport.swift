@@ -47,15 +47,27 @@ package enum MiddlewareSupport {
     /// other items stay byte for byte. A middleware that adds a credential or a signature to the
     /// query removes a stale one first: a next-page link that echoes the query carries it.
     package static func removeQueryItems(named name: String, from request: inout HTTPRequest) {
-        guard let query = query(of: request), !query.isEmpty else { return }
-        let pairs = query.split(separator: "&", omittingEmptySubsequences: false)
+        let target = request.path ?? "/"
+        let stripped = removingQueryItems(named: [name], from: target)
+        if stripped != target { request.path = stripped }
+    }
+
+    /// `reference` — a request target or an absolute URL — without the query items whose
+    /// decoded names are in `names`; the other items, the path and a fragment stay byte for
+    /// byte, and the `?` goes when no item is left. The one implementation behind
+    /// ``removeQueryItems(named:from:)`` and the next-page links that pagination follows.
+    package static func removingQueryItems(named names: Set<String>, from reference: String) -> String {
+        guard !names.isEmpty, let mark = reference.firstIndex(ofByte: UInt8(ascii: "?")) else { return reference }
+        let queryStart = reference.utf8.index(after: mark)
+        let fragmentStart = reference.utf8[queryStart...].firstIndex(of: UInt8(ascii: "#")) ?? reference.endIndex
+        let pairs = reference[queryStart..<fragmentStart].split(separator: "&", omittingEmptySubsequences: false)
         let kept = pairs.filter { pair in
-            let rawName = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0]
-            return (String(rawName).removingPercentEncoding ?? String(rawName)) != name
+            let rawName = String(pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0])
+            return !names.contains(rawName.removingPercentEncoding ?? rawName)
         }
-        guard kept.count != pairs.count else { return }
-        let path = self.path(of: request)
-        request.path = kept.isEmpty ? path : path + "?" + kept.joined(separator: "&")
+        guard kept.count != pairs.count else { return reference }
+        let query = kept.isEmpty ? "" : "?" + kept.joined(separator: "&")
+        return String(reference[..<mark]) + query + reference[fragmentStart...]
     }
 
     /// The request's absolute URL with secret query values redacted, plus any `extra` names.

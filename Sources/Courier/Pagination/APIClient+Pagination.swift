@@ -151,24 +151,15 @@ extension APIClient {
             var following = request
             // Only when the builder adds them again: a request that opted out keeps what it set.
             let echoed = request.options.includeBaseParameters ? baseParameterNames : []
-            following.path = RequestPath(verbatim: Self.removingQueryItems(named: echoed, from: target))
+            // A server usually echoes the query it was sent, base parameters included: the
+            // builder adds the configuration's again, so they are not sent twice (the request
+            // keeps ``RequestOptions/includeBaseParameters``, which middleware such as
+            // ``BaseParametersMiddleware`` read too).
+            following.path = RequestPath(verbatim: MiddlewareSupport.removingQueryItems(named: echoed, from: target.absoluteString))
             following.pathParameters = [:]
             following.query = []
             return following
         }
-    }
-
-    /// `url` without the query items named in `names`. A server usually echoes the query it was
-    /// sent, base parameters included: the builder adds the configuration's again, so they are
-    /// not sent twice (the request keeps ``RequestOptions/includeBaseParameters``, which
-    /// middleware such as ``BaseParametersMiddleware`` read too).
-    private static func removingQueryItems(named names: Set<String>, from url: URL) -> String {
-        guard !names.isEmpty, var components = URLComponents(url: url, resolvingAgainstBaseURL: false),
-              let items = components.percentEncodedQueryItems else { return url.absoluteString }
-        let kept = items.filter { !names.contains($0.name.removingPercentEncoding ?? $0.name) }
-        guard kept.count != items.count else { return url.absoluteString }
-        components.percentEncodedQueryItems = kept.isEmpty ? nil : kept
-        return components.url?.absoluteString ?? url.absoluteString
     }
 
     /// The URL's port, or its scheme's default (`https://host:443/` and `https://host/` are one
