@@ -35,7 +35,16 @@ public final class APIClient: Sendable {
     private let readsCacheOutcome: Bool
 
     /// Creates a client.
+    ///
+    /// The name of a query item that an ``AuthenticationMiddleware`` in `middleware` sends an API
+    /// key under is added to the configuration's ``APIConfiguration/sensitiveQueryNames``: a
+    /// server that echoes the query in a next-page link puts the key into the page request's
+    /// target, where errors and middleware above the authentication middleware see it.
     public init(configuration: APIConfiguration, transport: any Transport, middleware: [any Middleware] = []) {
+        var configuration = configuration
+        for case let authentication as AuthenticationMiddleware in middleware {
+            if let name = authentication.queryItemName { configuration.sensitiveQueryNames.insert(name) }
+        }
         self.configuration = configuration
         self.transport = transport
         self.middleware = middleware

@@ -39,8 +39,9 @@ public struct APIConfiguration: Sendable {
     /// when a redirect leaves the origin.
     public var sensitiveHeaders: Set<HTTPField.Name> = []
     /// Query parameter names whose values are secret, besides
-    /// ``Redaction/QueryNames/standard``: redacted in the URLs that errors show
-    /// (``RequestSummary``). For logs, give them to `LoggingMiddleware(redactedQueryItems:)` too.
+    /// ``Redaction/QueryNames/standard``: redacted in the URLs that errors (``RequestSummary``),
+    /// ``LoggingMiddleware`` and ``APIClient/curlCommand(for:revealingSecrets:)`` show. An
+    /// ``APIClient`` adds the name an ``AuthenticationMiddleware`` sends an API key under.
     public var sensitiveQueryNames: Set<String> = []
     /// The total time allowed for a request, redirects and body included. Default: 60 s.
     public var timeout: Duration

@@ -65,16 +65,41 @@ public enum Redaction {
         QueryNames.standard.redact(url: url)
     }
 
-    /// A copy of `fields` with sensitive values replaced by the placeholder.
-    public static func redact(_ fields: HTTPFields, extra: Set<HTTPField.Name> = []) -> HTTPFields {
+    /// A copy of `fields` with sensitive values replaced by the placeholder, and the URLs in
+    /// `Location`, `Content-Location` and `Link` with their secret query values (by
+    /// `queryNames`) and user info replaced — a server that echoes a request's query in a
+    /// next-page link or a redirect echoes its credentials too.
+    public static func redact(_ fields: HTTPFields, extra: Set<HTTPField.Name> = [], queryNames: QueryNames = .standard) -> HTTPFields {
         var out = HTTPFields()
         for field in fields {
             if isSensitive(header: field.name, extra: extra) {
                 out.append(HTTPField(name: field.name, value: placeholder))
+            } else if field.name == .location || field.name == contentLocation {
+                out.append(HTTPField(name: field.name, value: queryNames.redact(url: field.value)))
+            } else if field.name == link {
+                out.append(HTTPField(name: field.name, value: redactLinkTargets(field.value, queryNames: queryNames)))
             } else {
                 out.append(field)
             }
         }
         return out
+    }
+
+    private static let contentLocation = HTTPField.Name("Content-Location")!
+    private static let link = HTTPField.Name("Link")!
+
+    /// A `Link` value (RFC 8288) with each `<target>` redacted as a URL; parameters untouched.
+    private static func redactLinkTargets(_ value: String, queryNames: QueryNames) -> String {
+        guard value.containsByte(UInt8(ascii: "?")) else { return value }
+        var out = ""
+        var rest = Substring(value)
+        while let open = rest.firstIndex(of: "<") {
+            out += rest[...open]
+            let inside = rest[rest.index(after: open)...]
+            let close = inside.firstIndex(of: ">") ?? inside.endIndex
+            out += queryNames.redact(url: String(inside[..<close]))
+            rest = inside[close...]
+        }
+        return out + rest
     }
 }

@@ -2,6 +2,8 @@ import Courier
 import CourierTesting
 import Foundation
 import HTTPTypes
+import InMemoryLogging
+import Logging
 import Testing
 
 /// Following `Link` headers among middleware that add parameters, and with hostile links.
@@ -42,6 +44,29 @@ struct PaginationLinkSafetyTests {
         let client = client(stub, [AuthenticationMiddleware(.apiKey("K-1", queryItem: "key"))])
         _ = try await client.pages(Request<[Int]>(path: "/items")).collect()
         #expect(stub.requests.last?.queryItems.filter { $0.name == "key" }.count == 1)
+    }
+
+    @Test("an API key under a name that does not look secret, echoed in a Link, stays out of an outer log and of errors")
+    func echoedQueryCredentialIsRedactedAboveTheMiddleware() async throws {
+        let logging = InMemoryLogHandler()
+        let logger = Logger(label: "pages") { _ in logging }
+        let stub = StubTransport()
+        stub.on(.get, "/items") { request in
+            request.queryItems.contains { $0.name == "page" }
+                ? .status(500)
+                : StubResponse.json("[1]").header(Self.link, #"</v2/items?page=2&appid=K-SECRET-1>; rel="next""#)
+        }
+        // The logger is outside the authentication middleware: it sees page 2's target as the link gave it.
+        let client = client(stub, [LoggingMiddleware(logger: logger, level: .info, style: .verbose),
+                                   AuthenticationMiddleware(.apiKey("K-SECRET-1", queryItem: "appid"))])
+        let error = await #expect(throws: APIError.self) { try await client.pages(Request<[Int]>(path: "/items")).collect() }
+        #expect(stub.requests.last?.queryItems.filter { $0.name == "appid" }.map(\.value) == ["K-SECRET-1"])
+        #expect(!String(describing: error).contains("K-SECRET-1"))
+        #expect(!String(reflecting: error).contains("K-SECRET-1"))
+        let lines = logging.entries.map { "\($0.message) \($0.metadata)" }
+        #expect(lines.count >= 2)
+        #expect(!lines.joined(separator: "\n").contains("K-SECRET-1"))
+        #expect(client.configuration.sensitiveQueryNames.contains("appid"))
     }
 
     @Test("a refused next link is named in the error with its secret query values redacted")

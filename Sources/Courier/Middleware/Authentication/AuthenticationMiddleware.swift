@@ -111,6 +111,13 @@ public struct AuthenticationMiddleware: Middleware {
         }
     }
 
+    /// The query item's name when the credential is sent in the query (``Credentials/apiKey(_:queryItem:)``):
+    /// the client counts it among its ``APIConfiguration/sensitiveQueryNames``.
+    package var queryItemName: String? {
+        if case .query(let name, _) = resolved { return name }
+        return nil
+    }
+
     /// The refresher, when the credentials come from a ``TokenProvider``.
     public var refresher: TokenRefresher? {
         if case .tokens(let refresher) = resolved { return refresher }

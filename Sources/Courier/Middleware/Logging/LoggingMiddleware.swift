@@ -99,8 +99,9 @@ public struct LoggingMiddleware: Middleware {
         let ambient = Logger.current
         if !ambient.label.isEmpty { transcript.ambientMetadata = ambient.handler.metadata }
         let allRedactedHeaders = context.sensitiveHeaders.isEmpty ? redactedHeaders : redactedHeaders.union(context.sensitiveHeaders)
+        let allQueryNames = verbose || debug ? Redaction.QueryNames.standard.adding(queryNames) : .standard
         if verbose || debug {
-            transcript.requestHeaders = Redaction.redact(request.headerFields, extra: allRedactedHeaders)
+            transcript.requestHeaders = Redaction.redact(request.headerFields, extra: allRedactedHeaders, queryNames: allQueryNames)
             transcript.requestBody = await BodyReading.replayablePrefix(of: body, limit: maxBodyBytes)
             transcript.bodyIsStreamed = body != nil && transcript.requestBody == nil
             if debug && !verbose { logger.debug("\(transcript.requestLines(emoji: false))", metadata: transcript.metadata) }
@@ -122,7 +123,7 @@ public struct LoggingMiddleware: Middleware {
         transcript.response = response
         // Headers are shown only at debug or in the verbose transcript; redacting them costs a
         // case-insensitive Foundation search per header (~70,000 instructions per response).
-        if verbose || debug { transcript.responseHeaders = Redaction.redact(response.headerFields, extra: allRedactedHeaders) }
+        if verbose || debug { transcript.responseHeaders = Redaction.redact(response.headerFields, extra: allRedactedHeaders, queryNames: allQueryNames) }
         let level = self.level
         let prefixLength = verbose || debug ? maxBodyBytes : 0
         let observed = ObservedBody.wrap(responseBody, prefixLength: prefixLength) { [transcript] outcome in
