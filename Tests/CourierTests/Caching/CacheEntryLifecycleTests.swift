@@ -9,17 +9,8 @@ import Testing
 /// without `Date`, an answer that may not be stored, a request that refuses stale answers, a
 /// purge by URL.
 @Suite("CachingMiddleware: a stored entry's life")
-struct CacheEntryLifecycleTests {
-    private let clock = CacheTestClock()
-
-    private func cache(_ store: any HTTPCacheStore = MemoryCacheStore(), stale: CachingMiddleware.StaleResponses = []) -> CachingMiddleware {
-        let clock = self.clock
-        return CachingMiddleware(store: store, staleResponses: stale, now: { clock.now })
-    }
-
-    private func get(_ path: String = "/items", headers: RequestHeaders = [:], options: RequestOptions = RequestOptions()) -> Request<String> {
-        MiddlewareFixtures.text(.get, RequestPath(verbatim: path), headers: headers, options: options)
-    }
+struct CacheEntryLifecycleTests: CachingTestBed {
+    let clock = CacheTestClock()
 
     @Test("a 304 from another origin a redirect led to never refreshes the stored entry: the request is sent again without validators")
     func redirected304() async throws {
