@@ -179,10 +179,9 @@ extension APIClient {
         }
         // Reconnecting sends the request again: only one that may be sent twice. Unlike a
         // retry, `retry: .never` does not forbid it (it is about failures, not streams).
-        let mayResend = BodyReading.isReplayable(Self.streamedBody(of: modified.body))
-            && (RetryPolicy.default.idempotentMethods.contains(modified.method)
-                || modified.headers[HTTPField.Name("Idempotency-Key")!] != nil
-                || modified.options.retry == .always)
+        let mayResend = RetryPolicy.default.maySendAgain(
+            modified.method, hasIdempotencyKey: modified.headers[RetryPolicy.idempotencyKey] != nil,
+            body: Self.streamedBody(of: modified.body), retry: modified.options.retry)
         return ServerSentEventStream(
             response: head, request: summary, firstBody: head.status.code == 204 ? nil : (body ?? HTTPBody()),
             reconnect: head.status.code == 204 || !mayResend ? nil : reconnect, policy: reconnection, lastEventID: lastEventID,

@@ -100,15 +100,21 @@ public struct RetryPolicy: Sendable {
     /// Whether a request may be retried at all: not opted out, an idempotent method (or
     /// `Idempotency-Key`, or opted in), and a body that can be sent again.
     public func isRetryable(_ request: HTTPRequest, body: HTTPBody?, options: RequestOptions) -> Bool {
-        guard BodyReading.isReplayable(body) else { return false }
-        switch options.retry {
-        case .never: return false
-        case .always: return true
-        case .automatic:
-            return idempotentMethods.contains(request.method)
-                || request.headerFields[HTTPField.Name("Idempotency-Key")!] != nil
-        }
+        options.retry != .never
+            && maySendAgain(request.method, hasIdempotencyKey: request.headerFields[Self.idempotencyKey] != nil, body: body, retry: options.retry)
     }
+
+    /// Whether a request may be sent a second time at all: a body that can be read again, and
+    /// an idempotent method, an `Idempotency-Key` or ``RequestOptions/RetryBehavior/always``.
+    /// ``isRetryable(_:body:options:)`` adds that `.never` forbids retrying a failure; an event
+    /// stream's reconnection applies this rule alone (`.never` is about failures, not streams).
+    package func maySendAgain(_ method: HTTPRequest.Method, hasIdempotencyKey: @autoclosure () -> Bool,
+                              body: HTTPBody?, retry: RequestOptions.RetryBehavior) -> Bool {
+        guard BodyReading.isReplayable(body) else { return false }
+        return retry == .always || idempotentMethods.contains(method) || hasIdempotencyKey()
+    }
+
+    package static let idempotencyKey = HTTPField.Name("Idempotency-Key")!
 
     /// The delay a `Retry-After` value asks for: seconds (`120`) or an HTTP date, relative to `now`.
     /// `nil` when the value is missing or malformed.
