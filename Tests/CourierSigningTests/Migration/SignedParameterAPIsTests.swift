@@ -116,7 +116,7 @@ struct SignedParameterAPIsTests {
                  URLQueryItem(name: "channel", value: device.channel),
                  URLQueryItem(name: "lang", value: device.language)]
             },
-            BaseParametersMiddleware(placement: .headers) { await session.headers() },
+            BaseParametersMiddleware(placement: .headers, for: .credentials) { await session.headers() },
             SigningMiddleware(.md5Parameters(MD5ParameterSignature(secret: appSecret, parameterName: "pub_sign"))),
         ])
         return client
@@ -179,6 +179,21 @@ struct SignedParameterAPIsTests {
         let sent = try #require(transport.requests.last)
         #expect(sent.queryItems.map(\.name) == ["pub_sign"])
         #expect(sent.queryItems.last?.value == expectedSignature(of: sent))
+    }
+
+    @Test("includeBaseParameters: false leaves out the device's parameters, not the signed-in user's headers")
+    func withoutBaseParametersWhileSignedIn() async throws {
+        transport.on(.get, "/client/init", .json(ConfigResponse(success: true, data: nil)))
+        let client = makeClient()
+        await session.signIn(userID: "u-7", ticket: "t-1")
+
+        _ = try await client.send(Request<ConfigResponse>(path: "/client/init",
+                                                          options: RequestOptions(includeBaseParameters: false)))
+
+        let sent = try #require(transport.requests.last)
+        #expect(sent.queryItems.map(\.name) == ["pub_sign"])
+        #expect(sent.headers[HTTPField.Name("pub_uid")!] == "u-7")
+        #expect(sent.headers[HTTPField.Name("pub_ticket")!] == "t-1")
     }
 
     @Test("the error enum and URLError catches → APIError")

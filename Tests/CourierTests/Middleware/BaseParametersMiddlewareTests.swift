@@ -24,6 +24,52 @@ import Testing
         #expect(stub.requests.last?.target == "/v1/config")
     }
 
+    @Test("as headers, an item without a value is left out, as in the query — not sent empty")
+    func aHeaderWithoutAValueIsLeftOut() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/config", .text("ok"))
+        let ticket = HTTPField.Name("pub_ticket")!
+        let client = F.client(stub, [BaseParametersMiddleware([URLQueryItem(name: "pub_ticket", value: nil), URLQueryItem(name: "os", value: "iOS")], placement: .headers)])
+        _ = try await client.send(F.text(.get, "/config"))
+        #expect(stub.requests.last?.headers[ticket] == nil)
+        #expect(stub.requests.last?.headers[HTTPField.Name("os")!] == "iOS")
+    }
+
+    @Test("scope .credentials: a request without base parameters still gets them, one with authentication: .none does not")
+    func credentialsScope() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/**", .text("ok"))
+        let ticket = HTTPField.Name("pub_ticket")!
+        let client = F.client(stub, [
+            BaseParametersMiddleware(Self.device),
+            BaseParametersMiddleware([URLQueryItem(name: "pub_ticket", value: "T-1")], placement: .headers, for: .credentials),
+        ])
+        _ = try await client.send(F.text(.get, "/a", options: RequestOptions(includeBaseParameters: false)))
+        _ = try await client.send(F.text(.get, "/b", options: RequestOptions(authentication: .none)))
+        _ = try await client.send(F.text(.get, "/c"))
+        let sent = stub.requests
+        #expect(sent.map(\.target) == ["/v1/a", "/v1/b?os=iOS&appVersion=1.2%20beta", "/v1/c?os=iOS&appVersion=1.2%20beta"])
+        #expect(sent.map { $0.headers[ticket] } == ["T-1", nil, "T-1"])
+    }
+
+    @Test("headers it adds stay at the base URL's origin: a redirect to another origin drops them")
+    func headersDoNotFollowACrossOriginRedirect() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/v1/report", StubResponse(status: 302, headers: [.location: "https://cdn.example.net/files/report"]))
+        stub.on(.get, "/files/report", .text("ok"))
+        let device = HTTPField.Name("X-Device-Id")!
+        let uid = HTTPField.Name("pub_uid")!
+        let client = F.client(stub, [
+            BaseParametersMiddleware([URLQueryItem(name: "X-Device-Id", value: "D-1")], placement: .headers),
+            BaseParametersMiddleware([URLQueryItem(name: "pub_uid", value: "U-1")], placement: .headers, for: .credentials),
+        ])
+        _ = try await client.send(F.text(.get, "/report"))
+        #expect(stub.requests.first?.headers[device] == "D-1")
+        #expect(stub.requests.first?.headers[uid] == "U-1")
+        #expect(stub.requests.last?.headers[device] == nil)
+        #expect(stub.requests.last?.headers[uid] == nil)
+    }
+
     @Test func mergesIntoFormAndJSONBodies() async throws {
         let stub = StubTransport()
         stub.on(.post, "/**", .text("ok"))

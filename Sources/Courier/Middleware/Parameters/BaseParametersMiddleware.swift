@@ -19,6 +19,19 @@ import OpenAPIRuntime
 /// (`application/x-www-form-urlencoded`) or JSON object body that is already in memory; any
 /// other request (a `GET`, a multipart or streamed body) gets them in the query instead, so a
 /// single-pass body is never read. A parameter the request already has is not overwritten.
+///
+/// A signed-in user's fields (`pub_uid`, `pub_ticket` as headers) are credentials, not device
+/// fields: give them ``Scope/credentials``, and a request that opts out of the base parameters
+/// still carries them, while one with `authentication: .none` does not.
+///
+/// ```swift
+/// BaseParametersMiddleware(placement: .headers, for: .credentials) { await session.headers() }
+/// ```
+///
+/// Parameters go only to the base URL's origin (unless the request opted in with
+/// ``RequestOptions/sendsCredentialsToOtherOrigins``); headers added here are removed when a
+/// redirect leaves that origin, and ``Scope/credentials`` headers are redacted in logs too. As
+/// headers, an item whose value is `nil` is left out, as it is in the query.
 public struct BaseParametersMiddleware: Middleware {
     /// Where the parameters go.
     public struct Placement: Sendable, Hashable {
@@ -32,35 +45,62 @@ public struct BaseParametersMiddleware: Middleware {
         public static let headers = Placement(kind: .headers)
     }
 
+    /// Which requests get the parameters.
+    public struct Scope: Sendable, Hashable {
+        fileprivate enum Kind: Hashable { case baseParameters, credentials }
+        fileprivate let kind: Kind
+        /// Requests that keep ``RequestOptions/includeBaseParameters`` (the default): the app's
+        /// and device's fields.
+        public static let baseParameters = Scope(kind: .baseParameters)
+        /// Requests that keep ``RequestOptions/authentication``: a signed-in user's fields. They
+        /// are sent with or without the base parameters, count as credentials
+        /// (``RequestContext/carriesCredentials``) and, as headers, are redacted in logs.
+        public static let credentials = Scope(kind: .credentials)
+    }
+
     /// Where the parameters go.
     public let placement: Placement
+    /// Which requests get them.
+    public let scope: Scope
     private let parameters: @Sendable () async throws -> [URLQueryItem]
 
     /// Creates the middleware with parameters computed for each request.
-    public init(placement: Placement = .query, parameters: @escaping @Sendable () async throws -> [URLQueryItem]) {
+    public init(placement: Placement = .query, for scope: Scope = .baseParameters,
+                parameters: @escaping @Sendable () async throws -> [URLQueryItem]) {
         self.placement = placement
+        self.scope = scope
         self.parameters = parameters
     }
 
     /// Creates the middleware with fixed parameters.
-    public init(_ parameters: [URLQueryItem], placement: Placement = .query) {
-        self.init(placement: placement) { parameters }
+    public init(_ parameters: [URLQueryItem], placement: Placement = .query, for scope: Scope = .baseParameters) {
+        self.init(placement: placement, for: scope) { parameters }
     }
 
     /// Adds the parameters (unless the request opted out), then sends the request on.
     public func intercept(
         _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: HTTPHandler
     ) async throws -> (HTTPResponse, HTTPBody?) {
+        let wanted = switch scope.kind {
+        case .baseParameters: context.options.includeBaseParameters
+        case .credentials: context.options.authentication != .none
+        }
         // Only to the base URL's origin, unless the request opted in (they often carry tokens).
-        guard context.options.includeBaseParameters, context.allowsCredentials else { return try await next(request, body, context) }
+        guard wanted, context.allowsCredentials else { return try await next(request, body, context) }
         let items = try await parameters()
         guard !items.isEmpty else { return try await next(request, body, context) }
         var request = request
+        var context = context
+        if scope.kind == .credentials { context.carriesCredentials = true }
         switch placement.kind {
         case .headers:
             for item in items {
-                let field = try HeaderValidation.field(name: item.name, value: item.value ?? "")
+                guard let value = item.value else { continue }
+                let field = try HeaderValidation.field(name: item.name, value: value)
                 if request.headerFields[field.name] == nil { request.headerFields[field.name] = field.value }
+                // Like the client's default headers, they stay at the origin a redirect leaves.
+                context.originOnlyHeaders.insert(field.name)
+                if scope.kind == .credentials { context.sensitiveHeaders.insert(field.name) }
             }
             return try await next(request, body, context)
         case .body:
