@@ -20,6 +20,8 @@ enum AsyncHTTPClientErrors {
                 return TransportError(.cancelled, "the request was cancelled", underlying: error)
             case .remoteConnectionClosed:
                 return TransportError(.connectionLost, "the server closed the connection before the response was complete", underlying: error)
+            case .bodyLengthMismatch:
+                return TransportError(.invalidRequest, "the request body is longer or shorter than its declared length", underlying: error)
             case .invalidURL, .emptyHost, .emptyScheme:
                 return TransportError(.invalidRequest, "\(error)", underlying: error, requestMayHaveBeenSent: false)
             default:

@@ -147,7 +147,10 @@ public final class URLSessionTransport: Transport {
         #endif
         // One dictionary assigned at once: `addValue(_:forHTTPHeaderField:)` searches the fields
         // already set, case-insensitively, for every header (~10,000 instructions per header on
-        // Linux, measured with callgrind). Repeated names are joined with ", " as `addValue` does.
+        // Linux, measured with callgrind). Repeated names are joined with ", " as `addValue` does
+        // — except `Cookie`, whose pairs are joined with "; " (RFC 6265 §5.4): swift-http-types
+        // splits a `Cookie` value into one field per cookie, and ", " would glue them into one
+        // cookie's value.
         var fields: [String: String] = [:]
         var rawNames: [String: String] = [:]   // canonical (lowercase) name → name as first written
         fields.reserveCapacity(request.headerFields.count)
@@ -155,7 +158,7 @@ public final class URLSessionTransport: Transport {
             let name = rawNames[field.name.canonicalName, default: field.name.rawName]
             rawNames[field.name.canonicalName] = name
             if let existing = fields[name] {
-                fields[name] = existing + ", " + field.value
+                fields[name] = existing + (field.name == .cookie ? "; " : ", ") + field.value
             } else {
                 fields[name] = field.value
             }

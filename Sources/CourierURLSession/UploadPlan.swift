@@ -43,30 +43,53 @@ enum UploadPlan {
                 return .file(try writeTemporaryFile(segments, in: temporaryDirectory), temporary: true)
             }
         }
-        if case .known(let length) = body.length, length <= maxInMemory {
-            return .inMemory(try await collect(body))
+        var declared: Int64?
+        if case .known(let length) = body.length { declared = length }
+        if let declared, declared <= maxInMemory {
+            return .inMemory(try await collect(body, declaredLength: Int(declared)))
         }
-        return try await spool(body, keepingInMemory: maxInMemory, in: temporaryDirectory)
+        return try await spool(body, keepingInMemory: maxInMemory, in: temporaryDirectory, declaredLength: declared)
     }
 
-    private static func collect(_ body: HTTPBody) async throws -> Data {
+    /// A body's bytes, which must be as many as it declared: a longer one is not read past its
+    /// length (memory stays bounded), a shorter one is not sent short.
+    private static func collect(_ body: HTTPBody, declaredLength: Int) async throws -> Data {
+        var data = Data()
+        data.reserveCapacity(declaredLength)
         do {
-            return try await Data(collecting: body, upTo: .max)
+            for try await chunk in body {
+                guard chunk.count <= declaredLength - data.count else { throw lengthMismatch(declared: declaredLength, longer: true) }
+                data.append(contentsOf: chunk)
+            }
+        } catch let error as TransportError {
+            throw error
         } catch {
             if error is CancellationError || Task.isCancelled { throw CancellationError() }
             throw TransportError(.invalidRequest, "the request body could not be read: \(error)", underlying: error, requestMayHaveBeenSent: false)
         }
+        guard data.count == declaredLength else { throw lengthMismatch(declared: declaredLength, longer: false) }
+        return data
+    }
+
+    /// The error for a body whose bytes differ from its declared length (AsyncHTTPClient's
+    /// `bodyLengthMismatch` is mapped to the same words).
+    static func lengthMismatch(declared: some BinaryInteger, longer: Bool) -> TransportError {
+        TransportError(.invalidRequest, "the request body is \(longer ? "longer" : "shorter") than its declared length of \(declared) bytes",
+                       requestMayHaveBeenSent: false)
     }
 
     /// Reads `body` into memory while it stays within `limit` bytes; past that, writes it to a
     /// new file in `directory` as it is read. The file is removed again when reading or writing
     /// fails or the task is cancelled.
-    static func spool(_ body: HTTPBody, keepingInMemory limit: Int, in directory: URL) async throws -> UploadPlan {
+    static func spool(_ body: HTTPBody, keepingInMemory limit: Int, in directory: URL, declaredLength: Int64? = nil) async throws -> UploadPlan {
         var buffer = Data()
         var file: (url: URL, handle: FileHandle)?
+        var total: Int64 = 0
         do {
             for try await chunk in body {
                 try Task.checkCancellation()
+                total += Int64(chunk.count)
+                if let declaredLength, total > declaredLength { throw lengthMismatch(declared: declaredLength, longer: true) }
                 if let (_, handle) = file {
                     try handle.write(contentsOf: chunk)
                     continue
@@ -83,6 +106,7 @@ enum UploadPlan {
                     buffer = Data()
                 }
             }
+            if let declaredLength, total < declaredLength { throw lengthMismatch(declared: declaredLength, longer: false) }
             guard let (url, handle) = file else { return .inMemory(buffer) }
             try handle.close()
             return .file(url, temporary: true)
@@ -92,6 +116,7 @@ enum UploadPlan {
                 try? FileManager.default.removeItem(at: url)
             }
             if error is CancellationError || Task.isCancelled { throw CancellationError() }
+            if let error = error as? TransportError { throw error }
             throw TransportError(.invalidRequest, "the request body could not be written to a temporary file for upload (URLSessionTransport spools bodies larger than maxRequestBodySize to \(directory.path)): \(error)",
                                  underlying: error, requestMayHaveBeenSent: false)
         }

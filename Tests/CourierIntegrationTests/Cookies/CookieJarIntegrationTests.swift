@@ -2,6 +2,8 @@ import Courier
 import CourierTestServer
 import CourierURLSession
 import Foundation
+import HTTPTypes
+import OpenAPIRuntime
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -43,6 +45,19 @@ struct CookieJarIntegrationTests {
             #expect(jar.cookies.count == 2)
             _ = try await client.send(set("sid=gone; Path=/; Max-Age=0"))
             #expect(try await client.send(echo).cookies == ["pref=1"])
+        }
+    }
+
+    @Test("without a jar, a Cookie header the request sets reaches the server as the cookies it names", arguments: TransportKind.allCases)
+    func cookieHeaderWithoutAJar(_ kind: TransportKind) async throws {
+        try await withTestServer { server in
+            let client = APIClient(configuration: APIConfiguration(baseURL: server.baseURL), transport: kind.makeTransport(),
+                                   middleware: [SettingCookieField()])
+            let sent = try await client.send(Request<CookieFields>(path: "/cookie-jar/echo", headers: [.cookie: "session=abc; theme=dark"]))
+            // One field or one per cookie (AsyncHTTPClient sends the fields swift-http-types split
+            // the value into); never "abc, theme=dark" as one cookie's value.
+            #expect(sent.cookies.joined(separator: "; ") == "session=abc; theme=dark")
+            #expect(try await client.send(Request<CookieFields>(path: "/cookie-jar/echo")).cookies.joined(separator: "; ") == "a=1; b=2")
         }
     }
 
@@ -117,5 +132,15 @@ struct CookieJarIntegrationTests {
             #expect(sent.count == 1)
             #expect(sent.first?.split(separator: ";").count == 180)
         }
+    }
+}
+
+/// Sets `Cookie` through `HTTPFields`' subscript, as middleware do: swift-http-types splits the
+/// value into one field per cookie.
+private struct SettingCookieField: Middleware {
+    func intercept(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: HTTPHandler) async throws -> (HTTPResponse, HTTPBody?) {
+        var request = request
+        if request.headerFields[.cookie] == nil { request.headerFields[.cookie] = "a=1; b=2" }
+        return try await next(request, body, context)
     }
 }

@@ -141,6 +141,29 @@ struct FileUploadTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: spool.path).isEmpty)
     }
 
+    @Test("a stream that yields more or fewer bytes than its declared length fails, over both transports and both upload paths",
+          arguments: TransportKind.allCases, [(declared: 16, actual: 64), (16, 8), (96 * 1024, 160 * 1024), (96 * 1024, 80 * 1024)])
+    func streamOfTheWrongLength(_ kind: TransportKind, lengths: (declared: Int, actual: Int)) async throws {
+        try await withTestServer { server in
+            // 64 KiB in memory: the large cases go through URLSessionTransport's temporary file.
+            let client = APIClient(configuration: APIConfiguration(baseURL: server.baseURL), transport: Transfers.transport(kind))
+            let chunks = AsyncStream<ArraySlice<UInt8>> { continuation in
+                var left = lengths.actual
+                while left > 0 {
+                    continuation.yield(ArraySlice(repeating: 7, count: min(left, 8 * 1024)))
+                    left -= 8 * 1024
+                }
+                continuation.finish()
+            }
+            let body = HTTPBody(chunks, length: .known(Int64(lengths.declared)), iterationBehavior: .single)
+            let error = await #expect(throws: APIError.self) {
+                try await client.send(Request<TransferReceipt>(method: .post, path: "/transfers/upload/\(UUID().uuidString)",
+                                                               body: .stream(body, contentType: "application/octet-stream")))
+            }
+            #expect("\(error.map { String(describing: $0) } ?? "")".contains("declared length"))
+        }
+    }
+
     @Test("a stream whose upload fails leaves no temporary file behind")
     func failedStreamRemovesSpool() async throws {
         let spool = try Transfers.makeDirectory()
