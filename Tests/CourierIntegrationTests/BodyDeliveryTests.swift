@@ -78,14 +78,15 @@ struct BodyDeliveryTests {
             let client = kind.client(for: server)
             let clock = ContinuousClock()
             let start = clock.now
-            // The server sends the head and a first chunk, then waits 30 s before the rest (the
-            // wait ends when the server stops). A transport that held the head back until the body
-            // ended would take the whole 30 s.
-            let streamed = try await client.stream(for: Request<Data>(path: "/slow-body", query: [URLQueryItem(name: "ms", value: "30000")]))
+            // The server sends the head and a first chunk, then waits 10 minutes before the rest
+            // (the wait ends when the server stops). A transport that held the head back until the
+            // body ended would take the whole 10 minutes, far past the hang guard (a loaded CI
+            // machine has stalled a test for 20 s).
+            let streamed = try await client.stream(for: Request<Data>(path: "/slow-body", query: [URLQueryItem(name: "ms", value: "600000")]))
             let (head, body) = (streamed.response, streamed.body)
             let headTime = start.duration(to: clock.now)
             #expect(head.status == .ok)
-            #expect(headTime < .seconds(15), "the head waited for the body: \(headTime)")
+            #expect(headTime < .seconds(90), "the head waited for the body: \(headTime)")
             var iterator = try #require(body).makeAsyncIterator()
             let first = try #require(try await iterator.next())
             #expect(String(decoding: first, as: UTF8.self).hasPrefix("{\"ok\": true"))

@@ -8,6 +8,9 @@ import Testing
 /// Timeouts, cancellation and the response size limit, against a real server.
 @Suite("Timeouts, cancellation and limits over real transports")
 struct LimitsTests {
+    // The hang guards below are far (≥ 3×) from both the passing time and the failing one: the
+    // routes wait up to 10 minutes and a loaded CI machine has stalled a test for 20 s.
+
     @Test("a server that never answers ends in a timeout", arguments: TransportKind.allCases)
     func timeout(_ kind: TransportKind) async throws {
         try await withTestServer { (server: TestServer) async throws in
@@ -16,29 +19,41 @@ struct LimitsTests {
                 await #expect {
                     try await client.send(Request<Data>(path: "/never"))
                 } throws: { error in
-                    if (error as? APIError)?.kind == .timeout { return true }
-                    return false
+                    guard let apiError = error as? APIError, apiError.kind == .timeout else { return false }
+                    return apiError.timeLimit == .milliseconds(500)
                 }
             }
-            #expect(elapsed < .seconds(10))
+            #expect(elapsed < .seconds(90), "a hang guard: the server waits 10 minutes")
         }
     }
 
     @Test("a body that stalls mid-way ends in a timeout at the deadline", arguments: TransportKind.allCases)
     func stalledBodyAtDeadline(_ kind: TransportKind) async throws {
-        // AsyncHTTPClient's idle read timeout is 30 s here: the transport's own timer must cut it.
-        try await withTestServer { (server: TestServer) async throws in
-            let client = kind.client(for: server) { $0.timeout = .milliseconds(500) }
-            let elapsed = await ContinuousClock().measure {
-                await #expect {
-                    try await client.send(Request<Data>(path: "/slow-body", query: [.init(name: "ms", value: "20000")]))
-                } throws: { error in
-                    if (error as? APIError)?.kind == .timeout { return true }
-                    return false
+        // The client's idle read timeout is 10 minutes here, so only the transport's own timer
+        // for the 500 ms deadline can end the request before the hang guard.
+        var configuration = AsyncHTTPClientTransport.recommendedConfiguration()
+        configuration.timeout.read = .seconds(600)
+        let httpClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        let transport: any Transport = kind == .asyncHTTPClient
+            ? AsyncHTTPClientTransport(client: httpClient, clientReadTimeout: .seconds(600)) : kind.makeTransport()
+        do {
+            try await withTestServer { (server: TestServer) async throws in
+                let client = APIClient(configuration: APIConfiguration(baseURL: server.baseURL, timeout: .milliseconds(500)), transport: transport)
+                let elapsed = await ContinuousClock().measure {
+                    await #expect {
+                        try await client.send(Request<Data>(path: "/slow-body", query: [.init(name: "ms", value: "600000")]))
+                    } throws: { error in
+                        guard let apiError = error as? APIError, apiError.kind == .timeout else { return false }
+                        return apiError.timeLimit == .milliseconds(500)
+                    }
                 }
+                #expect(elapsed < .seconds(90), "a hang guard: the body's rest comes after 10 minutes")
             }
-            #expect(elapsed < .seconds(10))
+        } catch {
+            try? await httpClient.shutdown()
+            throw error
         }
+        try await httpClient.shutdown()
     }
 
     @Test("a body that stalls mid-way ends in a timeout before the deadline (AsyncHTTPClient: the idle read timeout)")
@@ -48,17 +63,19 @@ struct LimitsTests {
         let httpClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         do {
             try await withTestServer { (server: TestServer) async throws in
-                let client = APIClient(configuration: APIConfiguration(baseURL: server.baseURL, timeout: .seconds(5)),
+                // The deadline is 300 s: only the 500 ms read timeout can end the request before
+                // the hang guard.
+                let client = APIClient(configuration: APIConfiguration(baseURL: server.baseURL, timeout: .seconds(300)),
                                        transport: AsyncHTTPClientTransport(client: httpClient, clientReadTimeout: .milliseconds(500)))
                 let elapsed = await ContinuousClock().measure {
                     await #expect {
-                        try await client.send(Request<Data>(path: "/slow-body", query: [.init(name: "ms", value: "20000")]))
+                        try await client.send(Request<Data>(path: "/slow-body", query: [.init(name: "ms", value: "600000")]))
                     } throws: { error in
                         if (error as? APIError)?.kind == .timeout { return true }
                         return false
                     }
                 }
-                #expect(elapsed < .seconds(10))
+                #expect(elapsed < .seconds(90), "a hang guard: the deadline is 300 s")
             }
         } catch {
             try? await httpClient.shutdown()
@@ -77,7 +94,7 @@ struct LimitsTests {
                 task.cancel()
                 await #expect(throws: CancellationError.self) { try await task.value }
             }
-            #expect(elapsed < .seconds(15), "a hang guard, not a timing measurement")
+            #expect(elapsed < .seconds(90), "a hang guard, not a timing measurement: the server waits 10 minutes")
             #expect(try await client.send(Request<String>(path: "/text")) == "hello")
         }
     }
@@ -112,7 +129,7 @@ struct LimitsTests {
     @Test("an endless body ends in resourceTooLarge, not a hang", arguments: TransportKind.allCases)
     func endlessBody(_ kind: TransportKind) async throws {
         try await withTestServer { (server: TestServer) async throws in
-            let client = kind.client(for: server) { $0.maxResponseSize = 1_000_000; $0.timeout = .seconds(20) }
+            let client = kind.client(for: server) { $0.maxResponseSize = 1_000_000; $0.timeout = .seconds(60) }
             await #expect {
                 try await client.send(Request<Data>(path: "/infinite"))
             } throws: { error in

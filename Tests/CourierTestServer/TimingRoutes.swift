@@ -5,8 +5,9 @@ import Hummingbird
 ///
 /// Every wait ends early when the server stops, so ``TestServer/stop()`` never hangs on them.
 enum TimingRoutes {
-    /// The longest wait any route accepts (60 s).
-    static let maxWait = 60_000
+    /// The longest wait any route accepts (10 minutes: far past any test's hang guard, so a
+    /// client that waited for the route instead of its own deadline fails the guard).
+    static let maxWait = 600_000
 
     /// Adds the timing routes to `router`.
     static func add(to router: TestServerRouter, state: TestServerState) {
@@ -47,13 +48,13 @@ enum TimingRoutes {
             return Response(status: .ok, headers: [.contentType: "application/json"], body: body)
         }
 
-        // GET /never: never sends a response head. The wait (up to 60 s) is cancelled when
+        // GET /never: never sends a response head. The wait (up to 10 minutes) is cancelled when
         // the client closes the connection or the server stops.
         router.get("/never") { request, _ in
             try await request.body.consumeWithCancellationOnInboundClose { _ in
                 try await state.pause(milliseconds: maxWait)
             }
-            return try Reply.error(.gatewayTimeout, code: "never", message: "gave up after 60 s")
+            return try Reply.error(.gatewayTimeout, code: "never", message: "gave up after 10 minutes")
         }
     }
 }

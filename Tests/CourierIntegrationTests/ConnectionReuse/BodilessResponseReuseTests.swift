@@ -16,7 +16,7 @@ struct BodilessResponseReuseTests {
     @Test("40 sequential 304s, 204s and HEADs use one connection", arguments: TransportKind.allCases)
     func reused(_ kind: TransportKind) async throws {
         try await withFaultServer { server in
-            let client = APIClient(configuration: APIConfiguration(baseURL: server.baseURL, timeout: .seconds(10)), transport: kind.makeTransport())
+            let client = APIClient(configuration: APIConfiguration(baseURL: server.baseURL, timeout: .seconds(60)), transport: kind.makeTransport())
             var options = RequestOptions()
             options.acceptableStatusCodes = [200, 204, 304]
             let notModified = Request<Data>(path: "/no-body", query: [.init(name: "status", value: "304")], options: options)

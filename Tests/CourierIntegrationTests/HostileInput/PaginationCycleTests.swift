@@ -14,7 +14,7 @@ struct PaginationCycleTests {
     @Test("a Link chain 1 → 2 → 1 fails after two pages", arguments: TransportKind.allCases)
     func linkCycle(_ kind: TransportKind) async throws {
         try await withTestServer { (server: TestServer) async throws in
-            let client = kind.client(for: server) { $0.timeout = .seconds(10) }
+            let client = kind.client(for: server) { $0.timeout = .seconds(60) }
             var pages: [[Int]] = []
             await #expect {
                 for try await page in client.pages(Request<[Int]>(path: "/pages/cycle/1"), followingLink: "next") { pages.append(page) }

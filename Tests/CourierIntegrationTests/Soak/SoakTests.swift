@@ -38,7 +38,7 @@ struct SoakTests {
     func resourcesAreReleased(_ kind: TransportKind) async throws {
         try await withTestServer { (server: TestServer) async throws in
             let transport = kind.makeTransport()
-            let client = APIClient(configuration: APIConfiguration(baseURL: server.baseURL, timeout: .seconds(10)), transport: transport)
+            let client = APIClient(configuration: APIConfiguration(baseURL: server.baseURL, timeout: .seconds(60)), transport: transport)
             // Warm up: let the transport open its pool and the thread pools grow, then settle.
             try await Self.run(client: client, requests: Self.concurrency * 2, cancelRatio: 0)
             let threadsBefore = try await Self.settledThreads()

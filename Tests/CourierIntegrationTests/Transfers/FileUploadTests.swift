@@ -17,7 +17,7 @@ struct FileUploadTests {
         let dir = try Transfers.makeDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("payload.bin")
-        let checksum = try Transfers.writePayload(count: Self.size, to: file)
+        let checksum = try await Transfers.writePayload(count: Self.size, to: file)
         try await withTestServer { server in
             let client = APIClient(configuration: APIConfiguration(baseURL: server.baseURL), transport: Transfers.transport(kind))
             let receipt = try await client.send(Request<TransferReceipt>(
@@ -50,7 +50,7 @@ struct FileUploadTests {
         let spool = try Transfers.makeDirectory()
         defer { try? FileManager.default.removeItem(at: dir); try? FileManager.default.removeItem(at: spool) }
         let file = dir.appendingPathComponent("video.bin")
-        try Transfers.writePayload(count: Self.size, to: file)
+        try await Transfers.writePayload(count: Self.size, to: file)
         var form = MultipartForm(boundary: "courier-transfer")
         form.append("Ada", name: "name")
         try form.appendFile(at: file, name: "video", contentType: "application/octet-stream")
@@ -74,7 +74,7 @@ struct FileUploadTests {
         let spool = try Transfers.makeDirectory()
         defer { try? FileManager.default.removeItem(at: dir); try? FileManager.default.removeItem(at: spool) }
         let file = dir.appendingPathComponent("video.bin")
-        try Transfers.writePayload(count: 16 * 1024 * 1024, to: file, checksummed: false)
+        try await Transfers.writePayload(count: 16 * 1024 * 1024, to: file, checksummed: false)
         var form = MultipartForm()
         try form.appendFile(at: file, name: "video")
         let sent = form
@@ -101,7 +101,7 @@ struct FileUploadTests {
         let spool = try Transfers.makeDirectory()
         defer { try? FileManager.default.removeItem(at: dir); try? FileManager.default.removeItem(at: spool) }
         let file = dir.appendingPathComponent("video.bin")
-        try Transfers.writePayload(count: 256 * 1024, to: file)
+        try await Transfers.writePayload(count: 256 * 1024, to: file)
         var form = MultipartForm()
         try form.appendFile(at: file, name: "video")
         // A port nothing listens on any more: the connection is refused.

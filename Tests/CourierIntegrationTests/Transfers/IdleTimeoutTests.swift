@@ -22,7 +22,7 @@ struct IdleTimeoutTests {
         try await withTestServer { server in
             let client = client(kind, server, idle: .milliseconds(300))
             let error = await #expect(throws: APIError.self) {
-                try await client.send(Request<Slow>(path: "/slow-body", query: [.init(name: "ms", value: "20000")]))
+                try await client.send(Request<Slow>(path: "/slow-body", query: [.init(name: "ms", value: "600000")]))
             }
             #expect(error?.kind == .timeout)
             #expect("\(error.map { String(describing: $0) } ?? "")".contains("idle timeout"))
@@ -45,9 +45,22 @@ struct IdleTimeoutTests {
     @Test("a slow but steady body is not cut: each gap is below the idle limit", arguments: TransportKind.allCases)
     func steadyBody(_ kind: TransportKind) async throws {
         try await withTestServer { server in
-            let client = client(kind, server, idle: .seconds(5))
-            let numbers = try await client.send(Request<[Int]>(path: "/trickle", query: [.init(name: "chunks", value: "8"), .init(name: "ms", value: "50")]))
-            #expect(numbers == Array(0..<8))
+            // 80 gaps of 50 ms, 4 s in all, under a 3 s idle limit. A loaded CI machine has
+            // stalled a whole test process for seconds, which no idle limit survives: up to five
+            // attempts, of which one must succeed. A timer that is not reset by each chunk
+            // fails all five.
+            let client = client(kind, server, idle: .seconds(3))
+            var failures: [String] = []
+            for _ in 0..<5 {
+                do {
+                    let numbers = try await client.send(Request<[Int]>(path: "/trickle", query: [.init(name: "chunks", value: "80"), .init(name: "ms", value: "50")]))
+                    #expect(numbers == Array(0..<80))
+                    break
+                } catch {
+                    failures.append("\(error)")
+                }
+            }
+            #expect(failures.count < 5, "every steady body was cut: \(failures)")
         }
     }
 
@@ -56,13 +69,25 @@ struct IdleTimeoutTests {
         let directory = try Transfers.makeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         try await withTestServer { server in
-            // 3 s in all, twice the idle limit; each gap (100 ms) far below it, even on a busy machine.
-            let client = client(kind, server, idle: .milliseconds(1500))
+            // 6 s in all, longer than the idle limit; each gap (100 ms) 50 times below it. A
+            // loaded CI machine has stalled a whole test process for 20 s, which no idle limit
+            // survives: up to five attempts, of which one must succeed. A timer that is not
+            // reset by each chunk fails all five.
+            let client = client(kind, server, idle: .seconds(5))
             let file = directory.appendingPathComponent("numbers.json")
-            let result = try await client.download(Request<Data>(path: "/trickle", query: [.init(name: "chunks", value: "30"), .init(name: "ms", value: "100")]),
-                                                   to: file)
-            #expect(result.byteCount > 0)
-            #expect(try JSONDecoder().decode([Int].self, from: Data(contentsOf: file)) == Array(0..<30))
+            var failures: [String] = []
+            for _ in 0..<5 {
+                do {
+                    let result = try await client.download(Request<Data>(path: "/trickle", query: [.init(name: "chunks", value: "60"), .init(name: "ms", value: "100")]),
+                                                           to: file)
+                    #expect(result.byteCount > 0)
+                    #expect(try JSONDecoder().decode([Int].self, from: Data(contentsOf: file)) == Array(0..<60))
+                    break
+                } catch {
+                    failures.append("\(error)")
+                }
+            }
+            #expect(failures.count < 5, "every steady download was cut: \(failures)")
         }
     }
 
@@ -73,7 +98,7 @@ struct IdleTimeoutTests {
         try await withTestServer { server in
             let client = client(kind, server, idle: .milliseconds(300))
             let error = await #expect(throws: APIError.self) {
-                try await client.download(Request<Data>(path: "/slow-body", query: [.init(name: "ms", value: "20000")]),
+                try await client.download(Request<Data>(path: "/slow-body", query: [.init(name: "ms", value: "600000")]),
                                           to: directory.appendingPathComponent("file"))
             }
             #expect(error?.kind == .timeout)

@@ -14,7 +14,7 @@ struct UploadProgressTests {
         let dir = try Transfers.makeDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("payload.bin")
-        try Transfers.writePayload(count: Self.size, to: file, checksummed: false)
+        try await Transfers.writePayload(count: Self.size, to: file, checksummed: false)
         try await withTestServer { server in
             let client = APIClient(configuration: APIConfiguration(baseURL: server.baseURL), transport: Transfers.transport(kind))
             let id = UUID().uuidString

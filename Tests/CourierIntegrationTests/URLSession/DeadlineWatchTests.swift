@@ -14,7 +14,7 @@ struct DeadlineWatchTests {
         func time(of id: Int) -> ContinuousClock.Instant? { fired.withLock { $0[id] } }
     }
 
-    private func waitUntil(_ limit: Duration = .seconds(10), _ condition: () -> Bool) async throws {
+    private func waitUntil(_ limit: Duration = .seconds(60), _ condition: () -> Bool) async throws {
         let end = ContinuousClock.now + limit
         while !condition(), ContinuousClock.now < end { try await Task.sleep(for: .milliseconds(5)) }
     }

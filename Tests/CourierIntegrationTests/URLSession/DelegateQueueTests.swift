@@ -47,7 +47,7 @@ struct DelegateQueueTests {
         let dir = try Transfers.makeDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("payload.bin")
-        try Transfers.writePayload(count: size, to: file, checksummed: false)
+        try await Transfers.writePayload(count: size, to: file, checksummed: false)
         let other = URLSession(configuration: .ephemeral)
         defer { other.invalidateAndCancel() }
         try await withTestServer { server in
@@ -68,24 +68,26 @@ struct DelegateQueueTests {
     /// handler that blocks there holds one of the few threads of Swift's cooperative pool, which
     /// the tests running beside this one need (the progress handler's documentation says: keep it
     /// quick).
-    @Test("a progress handler that blocks holds back its own request only", .timeLimit(.minutes(1)),
+    @Test("a progress handler that blocks holds back its own request only", .timeLimit(.minutes(3)),
           arguments: [TransportKind.urlSession])
     func blockedProgressHandlerHoldsBackItsOwnRequest(_ kind: TransportKind) async throws {
         let size = 1024 * 1024
         let dir = try Transfers.makeDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("payload.bin")
-        try Transfers.writePayload(count: size, to: file, checksummed: false)
+        try await Transfers.writePayload(count: size, to: file, checksummed: false)
         try await withTestServer { server in
             let client = APIClient(configuration: APIConfiguration(baseURL: server.baseURL), transport: Transfers.transport(kind))
             let release = DispatchSemaphore(value: 0)
             let blocked = Locked(false)
-            // The first request's handler blocks (a thread, up to 20 s) until the second request is done.
+            // The first request's handler blocks (a thread, up to 300 s) until the second request is
+            // done: a second request held back by it would take that long, far past the hang guard
+            // below (a loaded CI machine can stall a test for 20 s).
             let first = Task {
                 try await client.upload(Request<TransferReceipt>(method: .put, path: "/transfers/upload/\(UUID().uuidString)"),
                                         fromFile: file) { _ in
                     guard blocked.withLock({ blocked in defer { blocked = true }; return !blocked }) else { return }
-                    _ = release.wait(timeout: .now() + 20)
+                    _ = release.wait(timeout: .now() + 300)
                 }
             }
             #expect(try await Transfers.eventually { blocked.withLock { $0 } })
@@ -95,7 +97,7 @@ struct DelegateQueueTests {
             let took = start.duration(to: .now)
             release.signal()
             #expect(second.bytes == "\(size)")
-            #expect(took < .seconds(15), "the second request waited \(took) for the first one's progress handler")
+            #expect(took < .seconds(90), "the second request waited \(took) for the first one's progress handler")
             #expect(try await first.value.bytes == "\(size)")
         }
     }

@@ -383,7 +383,10 @@ struct DiskCacheStoreTests {
                         var bad = 0
                         for _ in 0..<3 {
                             guard let entry = await reader.entry(for: key) else { bad += 1; continue }
-                            if entry.body.count != size || !entry.body.allSatisfy({ $0 == entry.body.first }) { bad += 1 }
+                            // `body` copies the bytes at each read: read it once (in the
+                            // closure it made this check quadratic, seconds of CPU).
+                            let body = entry.body
+                            if body.count != size || !body.allSatisfy({ $0 == body.first }) { bad += 1 }
                         }
                         return bad
                     }

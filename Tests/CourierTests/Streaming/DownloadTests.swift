@@ -38,7 +38,7 @@ struct DownloadTests {
         firstContinuation.yield(ArraySlice("AAAAAAAAAA".utf8))
         let a = Task { try await client.download(Request<Data>(path: "/a"), to: file) }
         // Until the first download has written its chunk to its partial file.
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < deadline, !directoryContents(dir).contains(where: { name in
             ((try? FileManager.default.attributesOfItem(atPath: dir.appendingPathComponent(name).path)[.size]) as? NSNumber)?.intValue == 10
         }) {
