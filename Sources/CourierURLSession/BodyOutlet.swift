@@ -8,11 +8,17 @@ enum BodyOutlet: Sendable {
     case stream(AsyncThrowingStream<ArraySlice<UInt8>, any Error>.Continuation)
     case spill(SpillingChunkBuffer)
 
-    /// Passes on `data` (an empty chunk says "the transfer is moving").
-    func yield(_ data: Data) {
+    /// Passes on `data` (an empty chunk says "the transfer is moving"). Returns `false` when the
+    /// body has ended with an error of its own (a spill file that cannot be written): the
+    /// transfer should stop.
+    @discardableResult
+    func yield(_ data: Data) -> Bool {
         switch self {
-        case .stream(let continuation): continuation.yield(ArraySlice(data))
-        case .spill(let buffer): buffer.append(data)
+        case .stream(let continuation):
+            continuation.yield(ArraySlice(data))
+            return true
+        case .spill(let buffer):
+            return buffer.append(data)
         }
     }
 

@@ -65,33 +65,40 @@ final class SpillingChunkBuffer: Sendable {
     var spilledBytes: Int64 { state.withLock { $0.spilled } }
 
     /// Adds the next chunk (the session's delegate queue). A chunk that cannot be written to the
-    /// file ends the body with that error.
+    /// file ends the body with that error (a ``TransportError`` naming the directory and the
+    /// file system's reason), after what is in memory.
     /// An empty chunk reaches a waiting reader only (it says "the transfer is moving", for the
     /// client's idle timeout) and is never buffered.
-    func append(_ data: Data) {
-        let waiter = state.withLock { state -> CheckedContinuation<ArraySlice<UInt8>?, any Error>? in
-            guard !state.closed, state.end == nil else { return nil }
+    ///
+    /// - Returns: `false` when the body has ended with such an error: the transfer should stop.
+    @discardableResult
+    func append(_ data: Data) -> Bool {
+        let (waiter, failed) = state.withLock { state -> (CheckedContinuation<ArraySlice<UInt8>?, any Error>?, Bool) in
+            if case .failure? = state.end { return (nil, true) }
+            guard !state.closed, state.end == nil else { return (nil, false) }
             if data.isEmpty {
                 defer { state.waiter = nil }
-                return state.waiter
+                return (state.waiter, false)
             }
             if let waiter = state.waiter {
                 state.waiter = nil
-                return waiter                   // nothing is buffered: straight to the reader
+                return (waiter, false)          // nothing is buffered: straight to the reader
             }
             if state.written == state.read, state.memoryBytes + data.count <= memoryLimit {
                 state.memory.append(ArraySlice(data))
                 state.memoryBytes += data.count
-                return nil
+                return (nil, false)
             }
             do {
                 try Self.writeToFile(data, state: &state, directory: directory)
             } catch {
-                state.end = .failure(error)
+                state.end = .failure(TransportError(.other, "the response body could not be kept in a temporary file in \(directory.path) while its reader lagged: \(Self.reason(error))", underlying: error))
+                return (nil, true)
             }
-            return nil
+            return (nil, false)
         }
         waiter?.resume(returning: ArraySlice(data))
+        return !failed
     }
 
     /// Ends the body: normally (`nil`) or with `error`, after what is buffered has been read.
@@ -161,7 +168,14 @@ final class SpillingChunkBuffer: Sendable {
             return .success(chunk)
         }
         if state.read < state.written {
-            return Result { try readFromFile(state: &state) }
+            do {
+                return .success(try readFromFile(state: &state))
+            } catch {
+                let failure = TransportError(.other, "the response body could not be read back from its temporary file: \(reason(error))", underlying: error)
+                state.read = state.written   // what is left in the file is lost
+                state.end = .failure(failure)
+                return .failure(failure)
+            }
         }
         switch state.end {
         case .success?: return .success(nil)
@@ -171,6 +185,12 @@ final class SpillingChunkBuffer: Sendable {
     }
 
     // MARK: The file
+
+    /// The file system's words for `error` ("No space left on device").
+    private static func reason(_ error: any Error) -> String {
+        guard let posix = error as? POSIXError else { return "\(error)" }
+        return String(cString: strerror(posix.code.rawValue))
+    }
 
     private static func writeToFile(_ data: Data, state: inout State, directory: URL) throws {
         if state.fd < 0 { state.fd = try openUnlinkedFile(in: directory) }

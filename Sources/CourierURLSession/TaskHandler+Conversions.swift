@@ -7,10 +7,11 @@ import FoundationNetworking
 
 /// What a URLSession response head and a task's error become in Courier.
 extension TaskHandler {
-    /// The head of `response` as swift-http-types' `HTTPResponse`.
-    static func head(from response: URLResponse) -> HTTPResponse {
+    /// The head of `response` as swift-http-types' `HTTPResponse`; throws a ``TransportError``
+    /// for a status that is not a three-digit code (an HTTP/2 `:status` can be any number).
+    static func head(from response: URLResponse) throws(TransportError) -> HTTPResponse {
         guard let http = response as? HTTPURLResponse else { return HTTPResponse(status: .ok) }
-        var head = HTTPResponse(status: .init(code: http.statusCode))
+        var head = HTTPResponse(status: try .checked(code: http.statusCode))
         var fields = HTTPFields()
         let all = http.allHeaderFields
         fields.reserveCapacity(all.count)
@@ -46,6 +47,11 @@ extension TaskHandler {
             return TransportError(.other, "the response is encoded with '\(LogSafeText.escape(String(coding.prefix(60))))', which this transport does not decode (it decodes \(decodedCodings.filter { !$0.isEmpty && $0 != "identity" }.sorted().joined(separator: ", ")))", underlying: error)
         }
         if reason == .timeout { return TransportError(.timeout, "the deadline passed", underlying: error) }
+        if case .unusableStatus(let code) = reason { return HTTPResponse.Status.unusable(code: code) }
+        if reason == .bodyBufferFailed {
+            // The body already ends with the buffer's own error; this is what else reports it.
+            return TransportError(.other, "the transfer was stopped: its response body could not be buffered", underlying: error)
+        }
         if reason == .cancelled { return CancellationError() }
         guard let urlError = error as? URLError else { return TransportError(.other, "\(error)", underlying: error) }
         switch urlError.code {

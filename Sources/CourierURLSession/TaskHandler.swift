@@ -30,6 +30,10 @@ final class TaskHandler: Sendable {
         case sinkFailed
         /// The response is in a content coding the session did not decode.
         case undecodedCoding(String)
+        /// The streamed body could not be buffered (its spill file); the body carries the error.
+        case bodyBufferFailed
+        /// The response's status is not a three-digit code.
+        case unusableStatus(Int)
     }
 
     private enum State: Sendable {
@@ -209,14 +213,29 @@ final class TaskHandler: Sendable {
     }
 
     func didReceive(response: URLResponse) {
-        let head = Self.head(from: response)
+        let head: HTTPResponse
+        do {
+            head = try Self.head(from: response)
+        } catch {
+            cancel(reason: .unusableStatus((response as? HTTPURLResponse)?.statusCode ?? 0))
+            return
+        }
         let hasBody = !isHead && head.status.code != 204 && head.status.code != 304
         if hasBody, let coding = head.headerFields[.contentEncoding], !Self.decodedCodings.contains(coding.lowercased()) {
             // Never hand on bytes still encoded as if they were the content.
             cancel(reason: .undecodedCoding(coding))
             return
         }
-        if let sink, hasBody, bufferLimit == nil, sinkStatuses.contains(head.status.code) {
+        if let sink, !hasBody, bufferLimit == nil, sinkStatuses.contains(head.status.code) {
+            // A bodiless answer (204, 304, HEAD) is the file's whole content: after a retry or a
+            // redirect, the bytes a first response wrote there must go.
+            do {
+                try sink.begin()
+            } catch {
+                box.withLock { $0.sinkError = error }
+                cancel(reason: .sinkFailed)
+            }
+        } else if let sink, hasBody, bufferLimit == nil, sinkStatuses.contains(head.status.code) {
             box.withLock { $0.sinking = true }
             // The total for progress from the first chunk on (the client sets it only when its
             // task sees the head).
@@ -308,7 +327,9 @@ final class TaskHandler: Sendable {
             }
         }
         switch next {
-        case .yield(let outlet): outlet.yield(data)
+        case .yield(let outlet):
+            // A body that cannot be buffered has ended with that error: stop the transfer.
+            if !outlet.yield(data) { cancel(reason: .bodyBufferFailed) }
         case .overflow(let head, let bytes): startStreaming(head: head, buffered: bytes)
         case .sink(let signal):
             // On the delegate queue, in arrival order: the bytes reach the file before the
@@ -382,7 +403,11 @@ final class TaskHandler: Sendable {
             if mapped == nil, let response = task.response {
                 // FoundationNetworking tells the delegate nothing of a 3xx it could not follow
                 // (no usable `Location`), and keeps its body to itself; the head is the answer.
-                continuation.resume(returning: (Self.head(from: response), isHead ? nil : HTTPBody()))
+                do {
+                    continuation.resume(returning: (try Self.head(from: response), isHead ? nil : HTTPBody()))
+                } catch {
+                    continuation.resume(throwing: error)
+                }
             } else {
                 continuation.resume(throwing: mapped ?? TransportError(.other, "the task completed without a response"))
             }

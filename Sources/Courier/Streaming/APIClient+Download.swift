@@ -51,22 +51,18 @@ extension APIClient {
         progress: TransferProgressHandler? = nil
     ) async throws -> DownloadResult {
         // A name of this download's own: two downloads to one destination at once must not
-        // write into, move or remove each other's partial file.
+        // write into, move or remove each other's partial file (O_EXCL: never one already there).
         let partial = destination.deletingLastPathComponent()
-            .appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString.prefix(8)).courier-download")
+            .appendingPathComponent(Self.partialFileName(for: destination.lastPathComponent, tag: String(UUID().uuidString.prefix(8))))
         let fileManager = FileManager.default
-        guard fileManager.createFile(atPath: partial.path, contents: nil) else {
+        let descriptor = openNewFile(partial.path)
+        guard descriptor >= 0 else {
+            // The file system's reason (no such directory, no permission, …), for the destination.
+            let code = POSIXErrorCode(rawValue: errno) ?? .EIO
             let (prepared, _) = try prepare(request)
-            throw APIError.unknown(request: summary(of: prepared), underlying: CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: partial.path]))
+            throw APIError.unknown(request: summary(of: prepared), underlying: DownloadFileError(path: destination.path, code: code))
         }
-        let handle: FileHandle
-        do {
-            handle = try FileHandle(forWritingTo: partial)
-        } catch {
-            try? fileManager.removeItem(at: partial)
-            let (prepared, _) = try prepare(request)
-            throw APIError.unknown(request: summary(of: prepared), underlying: error)
-        }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         let sink = ResponseBodySink(handle: handle, limit: request.options.maxResponseSize.map(Int64.init), progress: progress)
         let opened: OpenedExchange
         do {
@@ -139,6 +135,22 @@ extension APIClient {
         return DownloadResult(fileURL: destination, response: head, byteCount: written, request: summary)
     }
 
+    /// The name of the partial file beside the destination `name`: `.name.tag.courier-download`,
+    /// with `name` cut (between two characters) so that the whole stays within the 255 bytes
+    /// file systems allow for a name — any name the destination may have fits.
+    static func partialFileName(for name: String, tag: String) -> String {
+        let suffix = ".\(tag).courier-download"
+        let room = 255 - 1 - suffix.utf8.count
+        var kept = ""
+        var used = 0
+        for character in name {
+            used += character.utf8.count
+            if used > room { break }
+            kept.append(character)
+        }
+        return ".\(kept)\(suffix)"
+    }
+
     /// The sink's limit error inside `error` (a transport error, or the API error made of one).
     private static func sinkLimitExceeded(in error: any Error) -> ResponseBodySink.LimitExceeded? {
         var current: (any Error)? = error
@@ -152,4 +164,22 @@ extension APIClient {
         }
         return nil
     }
+}
+
+/// A download's file could not be created: where, and the file system's reason.
+struct DownloadFileError: Error, CustomStringConvertible {
+    /// The destination asked for.
+    var path: String
+    /// The reason (`ENOENT`: the directory does not exist, `EACCES`: no permission, …).
+    var code: POSIXErrorCode
+
+    var description: String {
+        "cannot create a file beside \(path): \(String(cString: strerror(code.rawValue)))"
+    }
+}
+
+/// Creates the file at `path` for writing, failing if it exists (`open(2)`, which
+/// ``APIClient``'s own `open` shadows inside the client); `-1` with `errno` set on failure.
+private func openNewFile(_ path: String) -> Int32 {
+    open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
 }

@@ -112,4 +112,32 @@ struct SpillingChunkBufferTests {
             #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
         }
     }
+
+    @Test("a spill file that cannot be written ends the body with an error naming the directory, after what was in memory; append says so")
+    func spillFailure() async throws {
+        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("courier-missing-\(UUID().uuidString)")
+        let buffer = SpillingChunkBuffer(memoryLimit: 4, directory: missing)
+        #expect(buffer.append(Data([1, 2, 3, 4])))
+        #expect(!buffer.append(Data([5, 6])), "the chunk that could not be kept")
+        #expect(!buffer.append(Data([7])), "nor any after it")
+        #expect(try await buffer.next() == [1, 2, 3, 4])
+        let error = await #expect(throws: TransportError.self) { _ = try await buffer.next() }
+        #expect(error?.message.contains(missing.path) == true, "\(String(describing: error))")
+        #expect(error?.message.contains("No such file or directory") == true, "\(String(describing: error))")
+    }
+
+    @Test("a URLSession body that cannot be spilled fails with that reason and stops the transfer")
+    func spillFailureOverURLSession() async throws {
+        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("courier-missing-\(UUID().uuidString)")
+        try await withTestServer { (server: TestServer) async throws in
+            let transport = URLSessionTransport(temporaryDirectory: missing)
+            let client = APIClient(configuration: APIConfiguration(baseURL: server.baseURL), transport: transport)
+            // An endless body: a transfer that went on after the failure would never end.
+            let stream = try await client.bytes(for: Request<Data>(path: "/infinite"))
+            try await Task.sleep(for: .milliseconds(500))   // the memory limit passes meanwhile
+            let error = await #expect(throws: APIError.self) { for try await _ in stream {} }
+            #expect("\(error.map { String(describing: $0) } ?? "")".contains(missing.path), "\(String(describing: error))")
+            #expect(try await Transfers.eventually { transport.inFlightTaskCount == 0 }, "the transfer went on")
+        }
+    }
 }

@@ -16,7 +16,7 @@ struct ResponseHeadConversionTests {
             "Set-Cookie": "a=1; Path=/, b=2; Expires=Fri, 01 Jan 2100 00:00:00 GMT",
             "Cache-Control": "no-cache, no-store",
         ]))
-        let head = TaskHandler.head(from: response)
+        let head = try TaskHandler.head(from: response)
         #expect(head.headerFields[values: .setCookie] == ["a=1; Path=/", "b=2; Expires=Fri, 01 Jan 2100 00:00:00 GMT"])
         #expect(head.headerFields[.cacheControl] == "no-cache, no-store")
     }

@@ -43,6 +43,11 @@ enum FaultRoute {
             let body = Array(#"{"ok":true,"padding":"\#(String(repeating: "x", count: 200))"}"#.utf8)
             let head = head(200, ["Content-Type": "application/json", "Content-Length": "\(body.count)"])
             return hit == 1 ? .respond(head + body.prefix(50), after: .close) : .respond(head + body, after: .keepOpen)
+        case _ where path.hasPrefix("/partial-once/"):
+            // The first request for a key: a 200 cut short (100 of 1,000 bytes, then the
+            // connection closes); every later one: `status` (default 204) without a body.
+            let cut = head(200, ["Content-Type": "application/octet-stream", "Content-Length": "1000"]) + Array(repeating: UInt8(ascii: "x"), count: 100)
+            return hit == 1 ? .respond(cut, after: .close) : .respond(head(int("status", 204), [:]), after: .keepOpen)
         case _ where path.hasPrefix("/retry-after/"):
             // The first `times` requests (default 1) for a key answer `status` (503 or 429) with
             // `Retry-After` in `form` `seconds` (default) or `date` (an IMF-fixdate `seconds` ahead).

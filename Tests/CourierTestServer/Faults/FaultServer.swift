@@ -23,7 +23,9 @@ import NIOSSL
 /// `/drip?ms=&bytes=`, `/stacked?layers=`, `/bomb?mb=`, `/huge-header?kb=`, `/many-headers?n=`,
 /// `/location?to=`, `/compressed-json?kb=` (gzip, ~300:1), `/encoded?coding=br` (a body in a coding
 /// Courier does not decode), `/truncate-once/<key>` (the first request for a key is truncated, later
-/// ones answer in full), `/retry-after/<key>?status=&form=seconds|date&seconds=&times=` (503 or
+/// ones answer in full), `/partial-once/<key>?status=` (the first request for a key is cut after
+/// 100 of 1,000 bytes, later ones answer `status`, default 204, without a body),
+/// `/retry-after/<key>?status=&form=seconds|date&seconds=&times=` (503 or
 /// 429 with `Retry-After` for the first `times` requests, then 200).
 ///
 /// With `tls:` it speaks HTTPS instead (``FaultServer/TLS``, certificates from

@@ -130,4 +130,32 @@ struct DownloadTests {
         }
         #expect(directoryContents(dir) == ["big"])
     }
+
+    @Test("a destination name up to the file system's 255 bytes is downloaded to (the partial file's name is cut, not the download)",
+          arguments: [229, 240, 255])
+    func longDestinationName(_ length: Int) async throws {
+        let dir = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (client, _) = scriptedClient { _, _ in (ok(), chunkedBody(["abc"])) }
+        // ASCII, and a name of 3-byte characters whose cut must fall between two of them.
+        for name in [String(repeating: "a", count: length), String(repeating: "文", count: length / 3)] {
+            let file = dir.appendingPathComponent(name)
+            let result = try await client.download(Request<Data>(path: "/file"), to: file)
+            #expect(result.byteCount == 3)
+            #expect(try String(contentsOf: file, encoding: .utf8) == "abc")
+        }
+        #expect(directoryContents(dir).count == 2, "no partial file left: \(directoryContents(dir))")
+    }
+
+    @Test("a destination in a directory that does not exist fails at once with the file system's reason, and sends nothing")
+    func missingDirectory() async throws {
+        let dir = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (client, transport) = scriptedClient { _, _ in (ok(), chunkedBody(["abc"])) }
+        let file = dir.appendingPathComponent("missing").appendingPathComponent("out.bin")
+        let error = await #expect(throws: APIError.self) { try await client.download(Request<Data>(path: "/file"), to: file) }
+        #expect(error?.kind == .unknown)
+        #expect("\(error.map { String(describing: $0) } ?? "")".contains("No such file or directory"), "\(String(describing: error))")
+        #expect(transport.requests.isEmpty)
+    }
 }

@@ -1,0 +1,37 @@
+import Courier
+import CourierTestServer
+import Foundation
+import Testing
+
+/// A download whose first attempt is cut mid-body: whatever comes next, the file never holds
+/// the first attempt's bytes as if they were the answer.
+@Suite("Downloads cut mid-body, then retried")
+struct DownloadRetryFaultTests {
+    private static let retries = RetryPolicy(maxAttempts: 2, initialDelay: .milliseconds(10), maxDelay: .seconds(1))
+
+    @Test("a download cut mid-body and retried into a 204 or 304 is that answer, an empty file: never the first attempt's bytes",
+          arguments: TransportKind.allCases, [204, 304])
+    func retriedIntoNoBody(_ kind: TransportKind, status: Int) async throws {
+        let directory = try Transfers.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await withFaultServer { (server: FaultServer) async throws in
+            let client = APIClient(configuration: APIConfiguration(baseURL: server.baseURL, timeout: .seconds(60)),
+                                   transport: kind.makeTransport(), middleware: [RetryMiddleware(policy: Self.retries)])
+            let file = directory.appendingPathComponent("download.bin")
+            var request = Request<Data>(path: "/partial-once/\(kind.rawValue)-\(status)-\(UUID().uuidString)", query: [.init(name: "status", value: "\(status)")])
+            request.options.acceptableStatusCodes = [200, 204, 304]
+            do {
+                let result = try await client.download(request, to: file)
+                print("download cut, then \(status) [\(kind.rawValue)]: \(result.byteCount) bytes after \(server.requestCount) requests")
+                #expect(server.requestCount == 2, "a success after a cut must be the retry's answer")
+                #expect(result.byteCount == 0)
+                #expect(try Data(contentsOf: file).isEmpty, "the file holds the first attempt's bytes")
+            } catch let error as APIError {
+                // Not retried: the cut is the error, and no file is left behind.
+                print("download cut, then \(status) [\(kind.rawValue)]: \(error)")
+                #expect(error.kind == .network, "\(error)")
+                #expect(!FileManager.default.fileExists(atPath: file.path))
+            }
+        }
+    }
+}
