@@ -102,7 +102,7 @@ struct PublisherTests {
     @Test("cancelling the subscription cancels the exchange and publishes nothing")
     func cancellation() async throws {
         let (client, stub) = makeClient()
-        stub.on(.get, "/slow", StubResponse.json(Post(id: 1, title: "late")).delayed(by: .seconds(5)))
+        stub.on(.get, "/slow", StubResponse.json(Post(id: 1, title: "late")).delayed(by: .seconds(600)))
         let collector = Collector(client.publisher(for: Request<Post>(path: "/slow")))
         try await Task.sleep(for: .milliseconds(50))
         collector.cancel()

@@ -70,8 +70,9 @@ struct DeadlineWatchTests {
         let expiries = Expiries()
         var kept: Set<Int> = []
         for id in 0..<1000 {
-            // At least 200 ms away, so each removal below comes before its deadline.
-            let token = watch.add(deadline: .now + .milliseconds(Int64.random(in: 200...400))) { expiries.record(id) }
+            // At least 2 s away, so each removal below comes before its deadline (also when a
+            // loaded machine stalls this loop for a second).
+            let token = watch.add(deadline: .now + .milliseconds(Int64.random(in: 2000...3000))) { expiries.record(id) }
             if id.isMultiple(of: 2) { watch.remove(token) } else { kept.insert(id) }
         }
         try await waitUntil { expiries.ids.count >= kept.count }

@@ -54,7 +54,7 @@ struct APIErrorModelTests {
     @Test("a catch clause can name a kind")
     func catchByKind() async {
         let (client, stub) = makeClient { $0.timeout = .milliseconds(50) }
-        stub.on(.get, "/slow", StubResponse.status(200).delayed(by: .seconds(5)))
+        stub.on(.get, "/slow", StubResponse.status(200).delayed(by: .seconds(600)))   // far from the 50 ms, even on a stalled machine
         var caught = false
         do {
             _ = try await client.send(Request<Data>(path: "/slow"))
