@@ -174,10 +174,19 @@ public struct AsyncHTTPClientTransport: Transport {
             // of the response: dropping `response.body` before that cancels the request and
             // closes the connection. Reading the empty body waits for the end, so the connection
             // goes back to the pool (a cache's `304`s reused it one time in six without this).
-            // Until the deadline only: over HTTP/2 a server can leave such a stream open (or send
-            // DATA on it) for ever, where HTTP/1.1's framing ends it at the head.
-            var rest = ResponseBodySequence(body: response.body, deadline: context.deadline, readTimeout: clientReadTimeout).makeAsyncIterator()
-            while try await rest.nextBuffer() != nil {}
+            if response.version.major >= 2 {
+                // Until the deadline only: over HTTP/2 a server can leave such a stream open (or
+                // send DATA on it) for ever.
+                var rest = ResponseBodySequence(body: response.body, deadline: context.deadline, readTimeout: clientReadTimeout).makeAsyncIterator()
+                while try await rest.nextBuffer() != nil {}
+            } else {
+                // HTTP/1.1's framing ends the body at the head: no timer needed.
+                do {
+                    for try await _ in response.body {}
+                } catch {
+                    throw AsyncHTTPClientErrors.map(error)
+                }
+            }
             return (head, nil)
         }
         if let encoding = contentEncoding, !Self.isDecoded(encoding, clientDecompresses: clientDecompresses) {

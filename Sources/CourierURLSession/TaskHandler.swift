@@ -226,20 +226,16 @@ final class TaskHandler: Sendable {
             cancel(reason: .undecodedCoding(coding))
             return
         }
-        if let sink, !hasBody, bufferLimit == nil, sinkStatuses.contains(head.status.code) {
-            // A bodiless answer (204, 304, HEAD) is the file's whole content: after a retry or a
-            // redirect, the bytes a first response wrote there must go.
-            do {
-                try sink.begin()
-            } catch {
-                box.withLock { $0.sinkError = error }
-                cancel(reason: .sinkFailed)
+        if let sink, bufferLimit == nil, sinkStatuses.contains(head.status.code) {
+            if hasBody {
+                box.withLock { $0.sinking = true }
+                // The total for progress from the first chunk on (the client sets it only when
+                // its task sees the head).
+                if let length = BodyReading.declaredLength(of: head) { sink.setTotal(length) }
             }
-        } else if let sink, hasBody, bufferLimit == nil, sinkStatuses.contains(head.status.code) {
-            box.withLock { $0.sinking = true }
-            // The total for progress from the first chunk on (the client sets it only when its
-            // task sees the head).
-            if let length = BodyReading.declaredLength(of: head) { sink.setTotal(length) }
+            // Every accepted response starts the file again: after a retry or a redirect the
+            // bytes a first response wrote there must go (a bodiless 204, 304 or HEAD answer
+            // leaves it empty).
             do {
                 try sink.begin()
             } catch {

@@ -42,9 +42,10 @@ package final class ResponseBodySink: Sendable {
         self.progress?(progress)
     }
 
-    /// Called by the transport when it starts writing a body here. A second body — the
-    /// exchange was retried, or redirected, after bytes of a first one were written — starts the
-    /// file again: it never follows the first one's bytes. Throws the file's error.
+    /// Called by the transport for each response whose body belongs here, when its head
+    /// arrives — also a bodiless one (`204`, `304`, `HEAD`). A second response — the exchange
+    /// was retried, or redirected, after bytes of a first one were written — starts the file
+    /// again: it never follows, nor keeps, the first one's bytes. Throws the file's error.
     package func begin() throws {
         try state.withLock { state in
             state.used = true

@@ -104,7 +104,9 @@ extension APIClient {
                 }
                 try Task.checkCancellation()
                 sink.close()
-                if sink.wasUsed { written = sink.bytesWritten }
+                // What the transport wrote to the file itself (its chunks here were empty), or — a
+                // bodiless answer it accepted, whose body a middleware then supplied — nothing.
+                if sink.wasUsed { written += sink.bytesWritten }
                 try handle.close()
             } catch {
                 sink.close()
@@ -181,5 +183,5 @@ struct DownloadFileError: Error, CustomStringConvertible {
 /// Creates the file at `path` for writing, failing if it exists (`open(2)`, which
 /// ``APIClient``'s own `open` shadows inside the client); `-1` with `errno` set on failure.
 private func openNewFile(_ path: String) -> Int32 {
-    open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)   // less the umask, as any new file
 }

@@ -20,18 +20,13 @@ struct DownloadRetryFaultTests {
             let file = directory.appendingPathComponent("download.bin")
             var request = Request<Data>(path: "/partial-once/\(kind.rawValue)-\(status)-\(UUID().uuidString)", query: [.init(name: "status", value: "\(status)")])
             request.options.acceptableStatusCodes = [200, 204, 304]
-            do {
-                let result = try await client.download(request, to: file)
-                print("download cut, then \(status) [\(kind.rawValue)]: \(result.byteCount) bytes after \(server.requestCount) requests")
-                #expect(server.requestCount == 2, "a success after a cut must be the retry's answer")
-                #expect(result.byteCount == 0)
-                #expect(try Data(contentsOf: file).isEmpty, "the file holds the first attempt's bytes")
-            } catch let error as APIError {
-                // Not retried: the cut is the error, and no file is left behind.
-                print("download cut, then \(status) [\(kind.rawValue)]: \(error)")
-                #expect(error.kind == .network, "\(error)")
-                #expect(!FileManager.default.fileExists(atPath: file.path))
-            }
+            // Both transports read the cut body before the retry middleware returns (the
+            // transport's whole-body read for a short Content-Length), so the cut is retried.
+            let result = try await client.download(request, to: file)
+            print("download cut, then \(status) [\(kind.rawValue)]: \(result.byteCount) bytes after \(server.requestCount) requests")
+            #expect(server.requestCount == 2, "the cut attempt and the retry")
+            #expect(result.byteCount == 0)
+            #expect(try Data(contentsOf: file).isEmpty, "the file holds the first attempt's bytes")
         }
     }
 }

@@ -137,8 +137,9 @@ struct DownloadTests {
         let dir = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let (client, _) = scriptedClient { _, _ in (ok(), chunkedBody(["abc"])) }
-        // ASCII, and a name of 3-byte characters whose cut must fall between two of them.
-        for name in [String(repeating: "a", count: length), String(repeating: "文", count: length / 3)] {
+        // ASCII, and a name of one ASCII letter and 3-byte characters, whose cut to the 228 bytes
+        // left for it would fall inside a character if made by bytes.
+        for name in [String(repeating: "a", count: length), "a" + String(repeating: "文", count: (length - 1) / 3)] {
             let file = dir.appendingPathComponent(name)
             let result = try await client.download(Request<Data>(path: "/file"), to: file)
             #expect(result.byteCount == 3)
