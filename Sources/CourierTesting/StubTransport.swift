@@ -47,6 +47,7 @@ public final class StubTransport: Transport {
     private struct State {
         var stubs: [Stub] = []
         var requests: [RecordedRequest] = []
+        var cancelled: [RecordedRequest] = []
     }
 
     private let state = Locked(State())
@@ -74,13 +75,18 @@ public final class StubTransport: Transport {
         state.withLock { $0.stubs.append(Stub(method: method, pattern: pattern, handler: handler)) }
     }
 
-    /// Removes every stub and recorded request.
+    /// Removes every stub and recorded request (cancelled ones included).
     public func reset() {
         state.withLock { $0 = State() }
     }
 
     /// Every request received, in order.
     public var requests: [RecordedRequest] { state.withLock { $0.requests } }
+
+    /// The requests whose exchange was cancelled while the stub was still answering (during a
+    /// stub's ``StubResponse/delayed(by:)`` wait or its handler), in order: how a test checks
+    /// that cancelling a caller's task, a publisher or a stream reached the transport.
+    public var cancelledRequests: [RecordedRequest] { state.withLock { $0.cancelled } }
 
     /// The requests whose path, or path relative to the base URL, matches `pattern`.
     public func requests(matching pattern: PathPattern) -> [RecordedRequest] {
@@ -102,14 +108,20 @@ public final class StubTransport: Transport {
             }
         }
         guard let stub else { throw UnmatchedRequest(request: "\(request.method) \(Redaction.redactURL(recorded.url))") }
-        let response = try await stub.handler(recorded)
-        if let delay = response.delay {
-            let remaining = context.remainingTime
-            if delay > remaining {
-                try await Task.sleep(for: remaining)
-                throw TransportError(.timeout, "no response before the deadline (stub delay \(delay))")
+        let response: StubResponse
+        do {
+            response = try await stub.handler(recorded)
+            if let delay = response.delay {
+                let remaining = context.remainingTime
+                if delay > remaining {
+                    try await Task.sleep(for: remaining)
+                    throw TransportError(.timeout, "no response before the deadline (stub delay \(delay))")
+                }
+                try await Task.sleep(for: delay)
             }
-            try await Task.sleep(for: delay)
+        } catch is CancellationError {
+            state.withLock { $0.cancelled.append(recorded) }
+            throw CancellationError()
         }
         if let error = response.error { throw error }
         var head = HTTPResponse(status: .init(code: response.status))

@@ -104,9 +104,16 @@ struct PublisherTests {
         let (client, stub) = makeClient()
         stub.on(.get, "/slow", StubResponse.json(Post(id: 1, title: "late")).delayed(by: .seconds(600)))
         let collector = Collector(client.publisher(for: Request<Post>(path: "/slow")))
-        try await Task.sleep(for: .milliseconds(50))
+        // Cancel once the request has reached the transport, then wait for the transport to see
+        // the cancellation: a subscription that stopped listening but left the exchange running
+        // would leave the stub waiting out its 600 s.
+        let clock = ContinuousClock()
+        let start = clock.now
+        while stub.requests.isEmpty, clock.now - start < .seconds(60) { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(stub.requests.count == 1)
         collector.cancel()
-        try await Task.sleep(for: .milliseconds(50))
+        while stub.cancelledRequests.isEmpty, clock.now - start < .seconds(60) { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(stub.cancelledRequests.map(\.path) == ["/slow"])
         #expect(collector.received.isEmpty)
     }
 
