@@ -131,8 +131,10 @@ struct Options: Sendable {
       --concurrent N      requests per concurrent run (default 10000)
       --in-flight N       requests in flight in a concurrent run (default 64)
       --no-memory         skip the memory probes
-      --same-headers      raw clients also send Courier's default headers (Accept, User-Agent),
-                          so both sides put the same request on the wire
+      --same-headers      raw clients also send Courier's default headers (Accept, User-Agent)
+                          and, raw URLSession, the ones URLSessionTransport adds (an empty
+                          Accept-Language; on Linux Accept-Encoding), so both sides put the
+                          same request on the wire
       --port N            use a server already running on 127.0.0.1:N (start one with --serve)
                           instead of spawning it; for profiling under valgrind or perf
       --only LIST         only these families (ahc, urlsession, middleware, defaults, cache), pairs

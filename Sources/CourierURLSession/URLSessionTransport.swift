@@ -124,6 +124,23 @@ public final class URLSessionTransport: Transport {
         return configuration
     }
 
+    /// The header fields this transport adds to a request that does not set them itself, so the
+    /// session's own choices do not reach the wire:
+    /// - `Accept-Language` with an empty value: the session adds the user's languages to every
+    ///   request (FoundationNetworking and CFNetwork alike); Courier sends them only when asked
+    ///   (`APIConfiguration.sendsPreferredLanguages`).
+    /// - `Accept-Encoding: gzip, deflate`, on Linux: libcurl advertises every coding it was built
+    ///   with (`br`, `zstd`…); the two every platform decodes are asked for, so what is
+    ///   advertised is what is decoded.
+    package static let addedHeaderFields: [(name: String, canonicalName: String, value: String)] = {
+        var fields: [(name: String, canonicalName: String, value: String)] = []
+        #if canImport(FoundationNetworking)
+        fields.append(("Accept-Encoding", "accept-encoding", "gzip, deflate"))
+        #endif
+        fields.append(("Accept-Language", "accept-language", ""))
+        return fields
+    }()
+
     /// Requests this transport has started whose data task has not completed yet (for leak
     /// checks: it returns to zero once every request has finished or been cancelled).
     package var inFlightTaskCount: Int { delegate.inFlightCount }
@@ -163,15 +180,7 @@ public final class URLSessionTransport: Transport {
                 fields[name] = field.value
             }
         }
-        #if canImport(FoundationNetworking)
-        // libcurl advertises every coding it was built with (`br`, `zstd`…); ask for the two
-        // every platform decodes, so what is advertised is what is decoded.
-        if rawNames["accept-encoding"] == nil { fields["Accept-Encoding"] = "gzip, deflate" }
-        #endif
-        // The session adds the user's languages to every request (FoundationNetworking and
-        // CFNetwork alike); Courier sends them only when asked (APIConfiguration.sendsPreferredLanguages),
-        // so an empty value replaces the platform's.
-        if rawNames["accept-language"] == nil { fields["Accept-Language"] = "" }
+        for added in Self.addedHeaderFields where rawNames[added.canonicalName] == nil { fields[added.name] = added.value }
         urlRequest.allHTTPHeaderFields = fields
         let upload = body?.uploadDescription
         upload?.progress?.transportWillSend()

@@ -33,13 +33,16 @@ struct URLSessionScenarios {
     }
 
     /// `urlsession.raw` and `urlsession.courier`. With `sameHeaders`, the raw request carries
-    /// the headers Courier sends by default (`Accept`, `User-Agent`).
+    /// the headers Courier sends by default (`Accept`, `User-Agent`) and the ones
+    /// `URLSessionTransport` adds (an empty `Accept-Language`; on Linux `Accept-Encoding`), so
+    /// both put the same request on the wire.
     func scenarios(baseURL: URL, sameHeaders: Bool = false) -> [Scenario] {
         let session = self.session
         let client = self.client
         var request = URLRequest(url: baseURL.appendingPathComponent(String(Fixtures.usersPath.dropFirst())))
         if sameHeaders {
             for field in CourierHeaders.defaults(of: client) { request.setValue(field.value, forHTTPHeaderField: field.name.rawName) }
+            for added in URLSessionTransport.addedHeaderFields { request.setValue(added.value, forHTTPHeaderField: added.name) }
         }
         let decoder = JSONDecoder()
         return [
