@@ -1,0 +1,99 @@
+import Foundation
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHPACK
+import NIOHTTP2
+import NIOPosix
+import NIOSSL
+
+/// An HTTPS server that speaks HTTP/2 only and answers every request with a response head whose
+/// stream it never ends: no `END_STREAM`, no DATA, no reset. That is what a hostile or broken
+/// HTTP/2 server can do after a `HEAD`, a `204` or a `304` (over HTTP/1.1 such a response ends
+/// at its head; over HTTP/2 only `END_STREAM` ends it). A client that waits for the end without
+/// a deadline waits for ever.
+///
+/// Swift-nio-http2 (already in the package graph through AsyncHTTPClient) rather than
+/// Hummingbird's HTTP/2 support: Hummingbird writes the end of a response itself, and this
+/// server exists to leave it out.
+public final class OpenStreamHTTP2Server: Sendable {
+    /// The port on 127.0.0.1.
+    public let port: Int
+    private let channel: any Channel
+    private let answered: NIOLockedValueBox<Int>
+
+    /// How many requests arrived as HTTP/2 streams and were answered.
+    public var requestsAnswered: Int { answered.withLockedValue { $0 } }
+
+    /// `https://127.0.0.1:<port>` (the generated valid leaf names `localhost` and `127.0.0.1`).
+    public var baseURL: URL { URL(string: "https://127.0.0.1:\(port)")! }
+
+    private init(port: Int, channel: any Channel, answered: NIOLockedValueBox<Int>) {
+        self.port = port
+        self.channel = channel
+        self.answered = answered
+    }
+
+    /// Starts the server on a port the OS picks, presenting `tls` and offering only `h2`; every
+    /// response has the status `status` and stays open.
+    public static func start(tls: FaultServer.TLS, status: Int) async throws -> OpenStreamHTTP2Server {
+        var configuration = tls.serverConfiguration()
+        configuration.applicationProtocols = ["h2"]
+        let context = try NIOSSLContext(configuration: configuration)
+        let answered = NIOLockedValueBox(0)
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context))
+                }.flatMap {
+                    channel.configureHTTP2Pipeline(mode: .server, inboundStreamInitializer: { stream in
+                        stream.eventLoop.makeCompletedFuture {
+                            try stream.pipeline.syncOperations.addHandler(HeadOnlyStreamHandler(status: status, answered: answered))
+                        }
+                    }).map { _ in }
+                }
+            }
+            .bind(host: "127.0.0.1", port: 0)
+            .get()
+        guard let port = channel.localAddress?.port else {
+            try? await channel.close()
+            throw FaultServerError.noPort
+        }
+        return OpenStreamHTTP2Server(port: port, channel: channel, answered: answered)
+    }
+
+    /// Stops accepting connections; open ones are closed by their clients or when the process ends.
+    public func stop() async {
+        try? await channel.close()
+    }
+}
+
+/// Answers a stream's request, once the client has sent all of it, with a head that does not
+/// end the stream.
+final class HeadOnlyStreamHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTP2Frame.FramePayload
+    typealias OutboundOut = HTTP2Frame.FramePayload
+
+    private let status: Int
+    private let count: NIOLockedValueBox<Int>
+    private var answered = false
+
+    init(status: Int, answered: NIOLockedValueBox<Int>) {
+        self.status = status
+        self.count = answered
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let ended: Bool
+        switch unwrapInboundIn(data) {
+        case .headers(let headers): ended = headers.endStream
+        case .data(let data): ended = data.endStream
+        default: ended = false
+        }
+        guard ended, !answered else { return }
+        answered = true
+        count.withLockedValue { $0 += 1 }
+        let head = HPACKHeaders([(":status", String(status)), ("content-type", "application/json")])
+        context.writeAndFlush(wrapOutboundOut(.headers(.init(headers: head, endStream: false))), promise: nil)
+    }
+}
