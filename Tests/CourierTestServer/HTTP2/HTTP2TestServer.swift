@@ -6,16 +6,26 @@ import NIOHTTP2
 import NIOPosix
 import NIOSSL
 
-/// An HTTPS server that speaks HTTP/2 only and answers every request with a response head whose
-/// stream it never ends: no `END_STREAM`, no DATA, no reset. That is what a hostile or broken
-/// HTTP/2 server can do after a `HEAD`, a `204` or a `304` (over HTTP/1.1 such a response ends
-/// at its head; over HTTP/2 only `END_STREAM` ends it). A client that waits for the end without
-/// a deadline waits for ever.
+/// An HTTPS server that speaks HTTP/2 only (ALPN `h2`) and gives every request the same
+/// ``Answer``: a complete response, or a response head whose stream it never ends — no
+/// `END_STREAM`, no DATA, no reset. The latter is what a hostile or broken HTTP/2 server can
+/// do after a `HEAD`, a `204` or a `304` (over HTTP/1.1 such a response ends at its head; over
+/// HTTP/2 only `END_STREAM` ends it); a client that waits for the end without a deadline waits
+/// for ever.
 ///
 /// Swift-nio-http2 (already in the package graph through AsyncHTTPClient) rather than
 /// Hummingbird's HTTP/2 support: Hummingbird writes the end of a response itself, and this
-/// server exists to leave it out.
-public final class OpenStreamHTTP2Server: Sendable {
+/// server must be able to leave it out.
+public final class HTTP2TestServer: Sendable {
+    /// What the server answers every request with.
+    public enum Answer: Sendable {
+        /// A head with `status` and a `content-type: application/json`, then `body` in one DATA
+        /// frame that ends the stream.
+        case complete(status: Int, body: Data)
+        /// A head with `status`, and nothing after it: the stream stays open.
+        case headOnly(status: Int)
+    }
+
     /// The port on 127.0.0.1.
     public let port: Int
     private let channel: any Channel
@@ -33,9 +43,9 @@ public final class OpenStreamHTTP2Server: Sendable {
         self.answered = answered
     }
 
-    /// Starts the server on a port the OS picks, presenting `tls` and offering only `h2`; every
-    /// response has the status `status` and stays open.
-    public static func start(tls: FaultServer.TLS, status: Int) async throws -> OpenStreamHTTP2Server {
+    /// Starts the server on a port the OS picks, presenting `tls`, offering only `h2` and giving
+    /// every request `answer`.
+    public static func start(tls: FaultServer.TLS, answer: Answer) async throws -> HTTP2TestServer {
         var configuration = tls.serverConfiguration()
         configuration.applicationProtocols = ["h2"]
         let context = try NIOSSLContext(configuration: configuration)
@@ -48,7 +58,7 @@ public final class OpenStreamHTTP2Server: Sendable {
                 }.flatMap {
                     channel.configureHTTP2Pipeline(mode: .server, inboundStreamInitializer: { stream in
                         stream.eventLoop.makeCompletedFuture {
-                            try stream.pipeline.syncOperations.addHandler(HeadOnlyStreamHandler(status: status, answered: answered))
+                            try stream.pipeline.syncOperations.addHandler(AnsweringStreamHandler(answer: answer, answered: answered))
                         }
                     }).map { _ in }
                 }
@@ -59,7 +69,7 @@ public final class OpenStreamHTTP2Server: Sendable {
             try? await channel.close()
             throw FaultServerError.noPort
         }
-        return OpenStreamHTTP2Server(port: port, channel: channel, answered: answered)
+        return HTTP2TestServer(port: port, channel: channel, answered: answered)
     }
 
     /// Stops accepting connections; open ones are closed by their clients or when the process ends.
@@ -68,18 +78,18 @@ public final class OpenStreamHTTP2Server: Sendable {
     }
 }
 
-/// Answers a stream's request, once the client has sent all of it, with a head that does not
-/// end the stream.
-final class HeadOnlyStreamHandler: ChannelInboundHandler {
+/// Answers a stream's request with the server's ``HTTP2TestServer/Answer`` once the client has
+/// sent all of it.
+final class AnsweringStreamHandler: ChannelInboundHandler {
     typealias InboundIn = HTTP2Frame.FramePayload
     typealias OutboundOut = HTTP2Frame.FramePayload
 
-    private let status: Int
+    private let answer: HTTP2TestServer.Answer
     private let count: NIOLockedValueBox<Int>
     private var answered = false
 
-    init(status: Int, answered: NIOLockedValueBox<Int>) {
-        self.status = status
+    init(answer: HTTP2TestServer.Answer, answered: NIOLockedValueBox<Int>) {
+        self.answer = answer
         self.count = answered
     }
 
@@ -93,7 +103,15 @@ final class HeadOnlyStreamHandler: ChannelInboundHandler {
         guard ended, !answered else { return }
         answered = true
         count.withLockedValue { $0 += 1 }
-        let head = HPACKHeaders([(":status", String(status)), ("content-type", "application/json")])
-        context.writeAndFlush(wrapOutboundOut(.headers(.init(headers: head, endStream: false))), promise: nil)
+        switch answer {
+        case .headOnly(let status):
+            let head = HPACKHeaders([(":status", String(status)), ("content-type", "application/json")])
+            context.writeAndFlush(wrapOutboundOut(.headers(.init(headers: head, endStream: false))), promise: nil)
+        case .complete(let status, let body):
+            let head = HPACKHeaders([(":status", String(status)), ("content-type", "application/json"), ("content-length", String(body.count))])
+            context.write(wrapOutboundOut(.headers(.init(headers: head, endStream: false))), promise: nil)
+            let buffer = context.channel.allocator.buffer(bytes: body)
+            context.writeAndFlush(wrapOutboundOut(.data(.init(data: .byteBuffer(buffer), endStream: true))), promise: nil)
+        }
     }
 }
