@@ -86,6 +86,11 @@ public final class StubTransport: Transport {
     /// The requests whose exchange was cancelled while the stub was still answering (during a
     /// stub's ``StubResponse/delayed(by:)`` wait or its handler), in order: how a test checks
     /// that cancelling a caller's task, a publisher or a stream reached the transport.
+    ///
+    /// Only a cancelled task counts: a handler that throws `CancellationError` while nobody
+    /// cancelled it is not recorded. Courier cancels the transport itself when a request's
+    /// ``RequestOptions/idleTimeout`` runs out before the response starts, so such requests
+    /// appear here too (the caller gets a timeout error).
     public var cancelledRequests: [RecordedRequest] { state.withLock { $0.cancelled } }
 
     /// The requests whose path, or path relative to the base URL, matches `pattern`.
@@ -119,7 +124,7 @@ public final class StubTransport: Transport {
                 }
                 try await Task.sleep(for: delay)
             }
-        } catch is CancellationError {
+        } catch is CancellationError where Task.isCancelled {
             state.withLock { $0.cancelled.append(recorded) }
             throw CancellationError()
         }

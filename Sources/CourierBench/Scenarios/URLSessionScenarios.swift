@@ -42,7 +42,9 @@ struct URLSessionScenarios {
         var request = URLRequest(url: baseURL.appendingPathComponent(String(Fixtures.usersPath.dropFirst())))
         if sameHeaders {
             for field in CourierHeaders.defaults(of: client) { request.setValue(field.value, forHTTPHeaderField: field.name.rawName) }
-            for added in URLSessionTransport.addedHeaderFields { request.setValue(added.value, forHTTPHeaderField: added.name) }
+            for added in URLSessionTransport.addedHeaderFields where request.value(forHTTPHeaderField: added.name) == nil {
+                request.setValue(added.value, forHTTPHeaderField: added.name)
+            }
         }
         let decoder = JSONDecoder()
         return [

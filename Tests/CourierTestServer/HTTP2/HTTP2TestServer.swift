@@ -6,12 +6,13 @@ import NIOHTTP2
 import NIOPosix
 import NIOSSL
 
-/// An HTTPS server that speaks HTTP/2 only (ALPN `h2`) and gives every request the same
-/// ``Answer``: a complete response, or a response head whose stream it never ends — no
+/// An HTTPS server that speaks HTTP/2 only (ALPN `h2`) and gives every request but `/warm` the
+/// same ``Answer``: a complete response, or a response head whose stream it never ends — no
 /// `END_STREAM`, no DATA, no reset. The latter is what a hostile or broken HTTP/2 server can
 /// do after a `HEAD`, a `204` or a `304` (over HTTP/1.1 such a response ends at its head; over
 /// HTTP/2 only `END_STREAM` ends it); a client that waits for the end without a deadline waits
-/// for ever.
+/// for ever. `/warm` always gets a complete `200` with `[]`, so a test can open the connection
+/// (TCP, TLS, HTTP/2 settings) before the request it times.
 ///
 /// Swift-nio-http2 (already in the package graph through AsyncHTTPClient) rather than
 /// Hummingbird's HTTP/2 support: Hummingbird writes the end of a response itself, and this
@@ -31,7 +32,7 @@ public final class HTTP2TestServer: Sendable {
     private let channel: any Channel
     private let answered: NIOLockedValueBox<Int>
 
-    /// How many requests arrived as HTTP/2 streams and were answered.
+    /// How many requests (`/warm` included) arrived as HTTP/2 streams and were answered.
     public var requestsAnswered: Int { answered.withLockedValue { $0 } }
 
     /// `https://127.0.0.1:<port>` (the generated valid leaf names `localhost` and `127.0.0.1`).
@@ -87,6 +88,7 @@ final class AnsweringStreamHandler: ChannelInboundHandler {
     private let answer: HTTP2TestServer.Answer
     private let count: NIOLockedValueBox<Int>
     private var answered = false
+    private var path = ""
 
     init(answer: HTTP2TestServer.Answer, answered: NIOLockedValueBox<Int>) {
         self.answer = answer
@@ -96,14 +98,16 @@ final class AnsweringStreamHandler: ChannelInboundHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let ended: Bool
         switch unwrapInboundIn(data) {
-        case .headers(let headers): ended = headers.endStream
+        case .headers(let headers):
+            if let path = headers.headers.first(name: ":path") { self.path = path }
+            ended = headers.endStream
         case .data(let data): ended = data.endStream
         default: ended = false
         }
         guard ended, !answered else { return }
         answered = true
         count.withLockedValue { $0 += 1 }
-        switch answer {
+        switch path == "/warm" ? .complete(status: 200, body: Data("[]".utf8)) : answer {
         case .headOnly(let status):
             let head = HPACKHeaders([(":status", String(status)), ("content-type", "application/json")])
             context.writeAndFlush(wrapOutboundOut(.headers(.init(headers: head, endStream: false))), promise: nil)
