@@ -92,7 +92,7 @@ final class SpillingChunkBuffer: Sendable {
             do {
                 try Self.writeToFile(data, state: &state, directory: directory)
             } catch {
-                state.end = .failure(TransportError(.other, "the response body could not be kept in a temporary file in \(directory.path) while its reader lagged: \(Self.reason(error))", underlying: error))
+                state.end = .failure(TransportError(.localFile, "the response body could not be kept in a temporary file in \(directory.path) while its reader lagged: \(Self.reason(error))", underlying: error))
                 return (nil, true)
             }
             return (nil, false)
@@ -171,7 +171,7 @@ final class SpillingChunkBuffer: Sendable {
             do {
                 return .success(try readFromFile(state: &state))
             } catch {
-                let failure = TransportError(.other, "the response body could not be read back from its temporary file: \(reason(error))", underlying: error)
+                let failure = TransportError(.localFile, "the response body could not be read back from its temporary file: \(reason(error))", underlying: error)
                 state.read = state.written   // what is left in the file is lost
                 state.end = .failure(failure)
                 return .failure(failure)

@@ -55,7 +55,7 @@ extension TaskHandler {
         if case .unusableStatus(let code) = reason { return HTTPResponse.Status.unusable(code: code) }
         if reason == .bodyBufferFailed {
             // The body already ends with the buffer's own error; this is what else reports it.
-            return TransportError(.other, "the transfer was stopped: its response body could not be buffered", underlying: error)
+            return TransportError(.localFile, "the transfer was stopped: its response body could not be buffered", underlying: error)
         }
         if reason == .cancelled { return CancellationError() }
         guard let urlError = error as? URLError else { return TransportError(.other, "\(error)", underlying: error) }

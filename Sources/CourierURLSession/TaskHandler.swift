@@ -377,7 +377,7 @@ final class TaskHandler: Sendable {
             mapped = Self.map(URLError(.cancelled), reason: reason)
         }
         if reason == .sinkFailed || reason == nil, let sinkError {
-            mapped = TransportError(.other, "writing the downloaded body failed: \(sinkError)", underlying: sinkError)
+            mapped = TransportError(.localFile, "writing the downloaded body failed: \(sinkError)", underlying: sinkError)
         }
         if let callbacks {
             // After the last progress report: the caller sees 100 % before the request returns.

@@ -117,7 +117,7 @@ enum UploadPlan {
             }
             if error is CancellationError || Task.isCancelled { throw CancellationError() }
             if let error = error as? TransportError { throw error }
-            throw TransportError(.invalidRequest, "the request body could not be written to a temporary file for upload (URLSessionTransport spools bodies larger than maxRequestBodySize to \(directory.path)): \(error)",
+            throw TransportError(.localFile, "the request body could not be written to a temporary file for upload (URLSessionTransport spools bodies larger than maxRequestBodySize to \(directory.path)): \(error)",
                                  underlying: error, requestMayHaveBeenSent: false)
         }
     }
@@ -133,7 +133,7 @@ enum UploadPlan {
         } catch {
             try? FileManager.default.removeItem(at: url)
             if error is CancellationError { throw error }
-            throw TransportError(.invalidRequest, "the multipart body could not be written to a temporary file for upload: \(error.localizedDescription)", underlying: error, requestMayHaveBeenSent: false)
+            throw TransportError(.localFile, "the multipart body could not be written to a temporary file in \(directory.path) for upload: \(error.localizedDescription)", underlying: error, requestMayHaveBeenSent: false)
         }
     }
 

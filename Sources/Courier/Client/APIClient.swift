@@ -272,6 +272,8 @@ public final class APIClient: Sendable {
             if error.kind == .cancelled { return Task.isCancelled ? CancellationError() : APIError.cancelled(request: summary) }
             if Task.isCancelled { return CancellationError() }
             if error.kind == .timeout { return APIError.timeout(request: summary, after: timeout) }
+            // This machine's disk, not the network: an app must not show "offline" or retry.
+            if error.kind == .localFile { return APIError.unknown(request: summary, underlying: error) }
             return APIError.network(request: summary, underlying: error)
         case let error as RedirectError: return APIError.network(request: summary, underlying: error)
         case let error as AuthenticationError:

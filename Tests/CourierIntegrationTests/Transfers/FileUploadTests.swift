@@ -164,6 +164,31 @@ struct FileUploadTests {
         }
     }
 
+    @Test("a body that cannot be spooled to the temporary directory fails as a local file error, not a network one, naming the directory")
+    func spoolFailure() async throws {
+        let dir = try Transfers.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("video.bin")
+        try await Transfers.writePayload(count: 256 * 1024, to: file)
+        var form = MultipartForm()
+        try form.appendFile(at: file, name: "video")
+        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("courier-missing-\(UUID().uuidString)")
+        try await withTestServer { server in
+            let client = APIClient(configuration: APIConfiguration(baseURL: server.baseURL),
+                                   transport: Transfers.transport(.urlSession, temporaryDirectory: missing))
+            let stream = HTTPBody(HTTPBody(Data(count: 512 * 1024)).map { $0 }, length: .unknown, iterationBehavior: .single)
+            for body in [RequestBody.stream(stream, contentType: "application/octet-stream"), .multipart(form)] {
+                let error = await #expect(throws: APIError.self) {
+                    try await client.send(Request<TransferReceipt>(method: .post, path: "/transfers/upload/x", body: body))
+                }
+                // A full or missing disk on this machine: no offline banner, no retry.
+                #expect(error?.kind == .unknown, "\(String(describing: error))")
+                #expect((error?.underlyingError as? TransportError)?.kind == .localFile, "\(String(describing: error))")
+                #expect("\(error.map { String(describing: $0) } ?? "")".contains(missing.path), "\(String(describing: error))")
+            }
+        }
+    }
+
     @Test("a stream whose upload fails leaves no temporary file behind")
     func failedStreamRemovesSpool() async throws {
         let spool = try Transfers.makeDirectory()

@@ -124,6 +124,7 @@ struct SpillingChunkBufferTests {
         let error = await #expect(throws: TransportError.self) { _ = try await buffer.next() }
         #expect(error?.message.contains(missing.path) == true, "\(String(describing: error))")
         #expect(error?.message.contains("No such file or directory") == true, "\(String(describing: error))")
+        #expect(error?.kind == .localFile)
     }
 
     #if canImport(FoundationNetworking)   // Apple platforms pause the transfer instead: nothing spills
@@ -140,6 +141,8 @@ struct SpillingChunkBufferTests {
             #expect(try await Transfers.eventually { transport.inFlightTaskCount == 0 }, "the transfer went on")
             let error = await #expect(throws: APIError.self) { for try await _ in stream {} }
             #expect("\(error.map { String(describing: $0) } ?? "")".contains(missing.path), "\(String(describing: error))")
+            // A full or missing disk on this machine, not the network: no offline banner, no retry.
+            #expect(error?.kind == .unknown, "\(String(describing: error))")
         }
     }
     #endif
