@@ -142,7 +142,10 @@ struct Options: Sendable {
                           ahc.courier, ahc.service, middleware.stack, urlsession.raw,
                           urlsession.courier, ahc.default.raw, ahc.default.courier,
                           urlsession.default.raw, cache.hit, cache.network, cache.revalidated,
-                          cache.full); a pair's baseline comes along
+                          cache.full); a pair's baseline comes along. Named only:
+                          urlsession.completion, an experiment (Courier over data(for:)
+                          without a session delegate, which gives up the size limit while the
+                          body arrives), against urlsession.raw
       --exactly LIST      like --only, without the baselines (profiling one scenario)
       --max-connections-per-host N
                           httpMaximumConnectionsPerHost for urlsession.raw and urlsession.courier

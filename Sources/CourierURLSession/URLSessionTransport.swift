@@ -145,7 +145,11 @@ public final class URLSessionTransport: Transport {
     /// checks: it returns to zero once every request has finished or been cancelled).
     package var inFlightTaskCount: Int { delegate.inFlightCount }
 
-    public func send(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
+    /// `request` as a `URLRequest` without its body: the URL, the method, the header fields
+    /// (repeated names joined, the fields of ``addedHeaderFields`` added) and a session
+    /// timeout that backs up the request's deadline. (`package`: the benchmark builds its
+    /// experimental transports with it, so they put the very same request on the wire.)
+    package static func urlRequest(for request: HTTPRequest, context: RequestContext) throws -> URLRequest {
         let urlString = request.urlString
         guard let url = URL(string: urlString) else {
             throw TransportError(.invalidRequest, "URLSession cannot represent the URL", requestMayHaveBeenSent: false)
@@ -182,6 +186,17 @@ public final class URLSessionTransport: Transport {
         }
         for added in Self.addedHeaderFields where rawNames[added.canonicalName] == nil { fields[added.name] = added.value }
         urlRequest.allHTTPHeaderFields = fields
+        return urlRequest
+    }
+
+    /// The head of a URLSession response as swift-http-types' `HTTPResponse` (`package`: for the
+    /// benchmark's experimental transports).
+    package static func head(from response: URLResponse) throws(TransportError) -> HTTPResponse {
+        try TaskHandler.head(from: response)
+    }
+
+    public func send(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
+        var urlRequest = try Self.urlRequest(for: request, context: context)
         let upload = body?.uploadDescription
         upload?.progress?.transportWillSend()
         let plan = try await UploadPlan.make(for: body, description: upload, maxInMemory: maxRequestBodySize, temporaryDirectory: temporaryDirectory)

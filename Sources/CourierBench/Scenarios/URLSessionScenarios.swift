@@ -67,6 +67,17 @@ struct URLSessionScenarios {
         return try decoder.decode([BenchUser].self, from: data)
     }
 
+    /// `urlsession.completion`: Courier over ``CompletionHandlerTransport``, an experiment
+    /// (`data(for:)` without a session delegate) run only when asked for by name.
+    static func experimentScenarios(baseURL: URL) -> [Scenario] {
+        let client = APIClient(configuration: APIConfiguration(baseURL: baseURL), transport: CompletionHandlerTransport())
+        return [
+            Scenario(key: "urlsession.completion", label: "Courier over data(for:), no delegate (experiment)", family: "experiments") {
+                try await client.send(ListUsers()).check()
+            },
+        ]
+    }
+
     /// Ends the raw session (the transport ends its own when released).
     func shutdown() {
         session.finishTasksAndInvalidate()
