@@ -29,7 +29,12 @@ public final class APIClient: Sendable {
     public let middleware: [any Middleware]
 
     private let builder: RequestBuilder
+    /// The middleware chain over the redirect follower.
     private let handler: HTTPHandler
+    /// The redirect follower (over the cookie jar, over the transport): the chain's end, called
+    /// directly when there is no middleware and no idle timeout (one async closure less per
+    /// request).
+    private let follower: RedirectFollower
     /// Whether a ``CachingMiddleware`` is in the chain (only then is the response's
     /// `Courier-Cache` field looked up for ``ResponseMetrics/cacheOutcome``).
     private let readsCacheOutcome: Bool
@@ -53,6 +58,7 @@ public final class APIClient: Sendable {
         // The cookie jar sits under the redirect follower, so it sees every hop.
         let wire: any Transport = configuration.cookieJar.map { CookieJarTransport(base: transport, jar: $0) } ?? transport
         let follower = RedirectFollower(transport: wire, defaultPolicy: configuration.redirectPolicy)
+        self.follower = follower
         var handler: HTTPHandler = { request, body, context in
             guard let idle = context.idleTimeout else { return try await follower.send(request, body: body, context: context) }
             return try await Self.sendWatchingIdleTime(request, body: body, context: context, limit: idle, follower: follower)
@@ -70,20 +76,17 @@ public final class APIClient: Sendable {
     ///
     /// - Throws: ``APIError`` for every failure, or `CancellationError` when the task is cancelled.
     public func send<R: APIRequest>(_ request: R) async throws -> R.Response {
-        try await response(for: request).value
+        // The same exchange as `response(for:)`, without what only its `Response` reports: no
+        // clock is read and no `Response<R.Response>` is built (its generic metadata is looked
+        // up at run time for every request type: `send` is not specialized for the caller's).
+        let exchange = try await perform(request, timed: false)
+        return try decode(request, from: exchange)
     }
 
     /// Sends a request and returns the decoded value with the HTTP response, the raw body and timing.
     public func response<R: APIRequest>(for request: R) async throws -> Response<R.Response> {
-        let exchange = try await perform(request)
-        let value: R.Response
-        do {
-            value = try request.decode(exchange.head, body: exchange.body, context: DecodingContext(decoder: configuration.decoder, request: exchange.summary))
-        } catch let error as APIError {
-            throw error
-        } catch {
-            throw APIError.decodingFailed(request: exchange.summary, type: String(describing: R.Response.self), underlying: error, body: exchange.body)
-        }
+        let exchange = try await perform(request, timed: true)
+        let value = try decode(request, from: exchange)
         let end = ContinuousClock.now
         let metrics = ResponseMetrics(startDate: exchange.startDate, timeToResponse: exchange.start.duration(to: exchange.headTime),
                                       duration: exchange.start.duration(to: end), responseBytes: exchange.body.count,
@@ -96,8 +99,20 @@ public final class APIClient: Sendable {
     ///
     /// Like every tuple Courier returns, the head comes first: `let (response, data) = …`.
     public func data<R: APIRequest>(for request: R) async throws -> (HTTPResponse, Data) {
-        let exchange = try await perform(request)
+        let exchange = try await perform(request, timed: false)
         return (exchange.head, exchange.body)
+    }
+
+    /// The exchange's body decoded by the request; any failure but an ``APIError`` of the
+    /// request's own is reported as ``APIError/Kind/decodingFailed``.
+    private func decode<R: APIRequest>(_ request: R, from exchange: Exchange) throws -> R.Response {
+        do {
+            return try request.decode(exchange.head, body: exchange.body, context: DecodingContext(decoder: configuration.decoder, request: exchange.summary))
+        } catch let error as APIError {
+            throw error
+        } catch {
+            throw APIError.decodingFailed(request: exchange.summary, type: String(describing: R.Response.self), underlying: error, body: exchange.body)
+        }
     }
 
     /// Builds a request without sending it: the `HTTPRequest` head as the transport would get it
@@ -151,7 +166,7 @@ public final class APIClient: Sendable {
     func open<R: APIRequest>(_ request: R, sink: ResponseBodySink? = nil) async throws -> OpenedExchange {
         let (prepared, context) = try makeExchange(request, sink: sink)
         do {
-            let (head, body) = try await handler(prepared.head, prepared.body, context)
+            let (head, body) = try await exchange(prepared, context: context)
             if !context.acceptableStatusCodes.contains(head.status.code) {
                 let data = await BodyReading.consumingPrefix(of: body, limit: BodyReading.errorPrefixLimit)
                 throw Self.httpError(head, body: data, summary: prepared.summary)
@@ -169,6 +184,8 @@ public final class APIClient: Sendable {
         var head: HTTPResponse
         var body: Data
         var summary: RequestSummary
+        /// When the exchange started and its head arrived; read only when it was timed
+        /// (`perform(_:timed:)`), the clocks' zero otherwise.
         var startDate: Date
         var start: ContinuousClock.Instant
         var headTime: ContinuousClock.Instant
@@ -205,9 +222,11 @@ public final class APIClient: Sendable {
         return (prepared, context)
     }
 
-    private func perform<R: APIRequest>(_ request: R) async throws -> Exchange {
-        let startDate = Date()
-        let start = ContinuousClock.now
+    /// Sends `request` and collects its body; `timed` reads the clocks ``ResponseMetrics`` needs
+    /// (three clock reads and a `Date` per request, skipped when nothing reports them).
+    private func perform<R: APIRequest>(_ request: R, timed: Bool) async throws -> Exchange {
+        let startDate = timed ? Date() : Date(timeIntervalSinceReferenceDate: 0)
+        let start = timed ? ContinuousClock.now : Self.untimed
         var (prepared, context) = try makeExchange(request, collectsResponseBody: true)
         let whole = WholeResponseBody()
         context.wholeResponseBody = whole
@@ -215,8 +234,8 @@ public final class APIClient: Sendable {
         let data: Data
         let headTime: ContinuousClock.Instant
         do {
-            let (responseHead, body) = try await handler(prepared.head, prepared.body, context)
-            headTime = .now
+            let (responseHead, body) = try await exchange(prepared, context: context)
+            headTime = timed ? .now : Self.untimed
             head = responseHead
             guard context.acceptableStatusCodes.contains(responseHead.status.code) else {
                 // Read up to the size limit, never past it, and never failing on it: an error
@@ -231,6 +250,18 @@ public final class APIClient: Sendable {
         }
         return Exchange(head: head, body: data, summary: prepared.summary, startDate: startDate, start: start, headTime: headTime)
     }
+
+    /// `prepared` through the middleware, the redirect follower and the transport.
+    @inline(__always)
+    private func exchange(_ prepared: PreparedRequest, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
+        if middleware.isEmpty && context.idleTimeout == nil {
+            return try await follower.send(prepared.head, body: prepared.body, context: context)
+        }
+        return try await handler(prepared.head, prepared.body, context)
+    }
+
+    /// The instant an untimed exchange records (never read).
+    private static let untimed = ContinuousClock.Instant.now
 
     /// Sends through `follower` with an idle timeout: the follower bounds each hop's wait for
     /// its head and each redirect's body it drains; here each wait for the next bytes of the

@@ -94,5 +94,5 @@ extension APIRequest {
     /// No more query items.
     public var queryItems: [URLQueryItem]? { nil }
     /// Default options.
-    public var options: RequestOptions { RequestOptions() }
+    public var options: RequestOptions { RequestOptions.unset }
 }

@@ -102,6 +102,10 @@ public struct RequestOptions: Sendable {
         self.idleTimeout = idleTimeout
     }
 
+    /// `RequestOptions()`, made once: a request's options are read for every send, and copying
+    /// this costs a fifth of initializing a new value field by field (callgrind).
+    static let unset = RequestOptions()
+
     /// A setting of your own (or of a middleware), keyed by type.
     public subscript<Key: RequestOptionKey>(key: Key.Type) -> Key.Value {
         get { extras[ObjectIdentifier(key)] as? Key.Value ?? Key.defaultValue }
