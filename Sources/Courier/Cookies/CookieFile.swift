@@ -21,6 +21,8 @@ struct CookieFile: Sendable {
     }
 
     let url: URL
+    /// Replaces the file's contents (``replace(_:with:)``; tests put a slow or failing one in).
+    let replaceContents: @Sendable (URL, Data) throws -> Void
     /// The largest file read back (a file larger than any jar could write is not a cookie file).
     let maxBytes: Int
     /// The last revision and cookies written: a slower writer never replaces a newer file, and
@@ -28,8 +30,9 @@ struct CookieFile: Sendable {
     /// are not saved) writes nothing.
     private let written = Locked((revision: -1, cookies: [Cookie]?.none))
 
-    init(url: URL, limits: CookieJar.Limits) {
+    init(url: URL, limits: CookieJar.Limits, write: @escaping @Sendable (URL, Data) throws -> Void = CookieFile.replace) {
         self.url = url
+        self.replaceContents = write
         // Saturating: limits as large as `Int.max` (no limit in practice) must not trap.
         let perCookie = limits.maxCookieBytes.addingReportingOverflow(3 * SetCookieParser.maxAttributeValueBytes)
         let total = limits.maxCookies.multipliedReportingOverflow(by: perCookie.overflow ? Int.max : perCookie.partialValue)
@@ -75,7 +78,7 @@ struct CookieFile: Sendable {
                 let encoder = JSONEncoder()
                 encoder.dateEncodingStrategy = .secondsSince1970
                 encoder.outputFormatting = [.sortedKeys]
-                try Self.replace(url, with: try encoder.encode(Contents(cookies: cookies)))
+                try replaceContents(url, try encoder.encode(Contents(cookies: cookies)))
                 last = (revision, cookies)
             } catch {
                 logger.warning("Cookie file could not be written: \(error)", metadata: ["file.path": "\(url.path)"])
@@ -85,7 +88,7 @@ struct CookieFile: Sendable {
 
     /// Writes `data` to a new owner-only temporary file in the same directory, flushes it, and
     /// renames it over `url`.
-    private static func replace(_ url: URL, with data: Data) throws {
+    static func replace(_ url: URL, with data: Data) throws {
         let directory = url.deletingLastPathComponent()
         let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)

@@ -46,12 +46,13 @@ public final class CookieJar: Sendable {
     /// The public suffixes the jar refuses cookies for.
     public let publicSuffixes: PublicSuffixList
     /// The file the jar keeps its cookies in, if any.
-    public var fileURL: URL? { file?.url }
+    public var fileURL: URL? { writer?.file.url }
 
     private let store: Locked<CookieStore>
     private let clock: any MiddlewareClock
     private let logger: Logger
-    private let file: CookieFile?
+    /// Writes the cookies to the jar's file, if it has one, off the caller's thread.
+    private let writer: CookieFileWriter?
     private let persistsSessionCookies: Bool
 
     /// Creates an empty jar in memory.
@@ -70,13 +71,18 @@ public final class CookieJar: Sendable {
         self.store = Locked(CookieStore(limits: limits, publicSuffixes: publicSuffixes))
         self.clock = clock
         self.logger = logger
-        self.file = nil
+        self.writer = nil
         self.persistsSessionCookies = false
     }
 
     /// Creates a jar kept in `file`: the cookies there are loaded now (checked again as if a
     /// server had sent them; expired ones dropped), and the file is replaced atomically,
     /// owner-only (`0600`), whenever the cookies change.
+    ///
+    /// The file is written on a queue of the jar's own, a moment after a change: a response
+    /// that sets a cookie never waits for the disk, and changes that arrive during a write are
+    /// saved together by the next one. Call ``flush()`` where the cookies must be on disk
+    /// before going on — when an app moves to the background, before a process exits.
     ///
     /// A file that cannot be read, is truncated or is not a cookie file gives an empty jar and a
     /// `warning` in the log — never an error or a crash — and is replaced on the next change.
@@ -99,7 +105,7 @@ public final class CookieJar: Sendable {
                   limits: limits, publicSuffixes: publicSuffixes, clock: clock, logger: logger)
     }
 
-    private init(
+    init(
         file: CookieFile, persistsSessionCookies: Bool, limits: Limits, publicSuffixes: PublicSuffixList,
         clock: any MiddlewareClock, logger: Logger
     ) {
@@ -107,7 +113,7 @@ public final class CookieJar: Sendable {
         self.publicSuffixes = publicSuffixes
         self.clock = clock
         self.logger = logger
-        self.file = file
+        self.writer = CookieFileWriter(file: file)
         self.persistsSessionCookies = persistsSessionCookies
         var store = CookieStore(limits: limits, publicSuffixes: publicSuffixes)
         let now = clock.now()
@@ -213,16 +219,29 @@ public final class CookieJar: Sendable {
         return accepted
     }
 
-    /// Saves the cookies if the jar has a file.
+    /// Writes every change made so far to the jar's file, and returns when it is there (or
+    /// when writing failed, which is logged as a `warning`). Changes are written in the
+    /// background a moment after they happen; call this where they must be on disk before going
+    /// on: when an app moves to the background, before a process exits. It blocks the calling
+    /// thread for one write at most. Does nothing for a jar without a file.
+    public func flush() {
+        writer?.flush(logger: logger) { [self] in snapshot() }
+    }
+
+    /// Asks for the cookies to be saved, if the jar has a file; returns at once.
     private func persist(revision: Int) {
-        guard let file else { return }
+        writer?.request(revision: revision, logger: logger) { [self] in snapshot() }
+    }
+
+    /// The cookies the file keeps (session cookies only when asked to), sorted so the file is
+    /// the same for the same cookies, and the store's revision they are from.
+    private func snapshot() -> (cookies: [Cookie], revision: Int) {
         let now = clock.now()
         let keepsSessions = persistsSessionCookies
-        let (saved, current) = store.withLock { store in
+        let (saved, revision) = store.withLock { store in
             (store.all(at: now).filter { keepsSessions || !$0.isSessionCookie }, store.revision)
         }
-        // Sorted, so the file is the same for the same cookies.
         let cookies = saved.sorted { ($0.domain, $0.path, $0.name) < ($1.domain, $1.path, $1.name) }
-        file.save(cookies, revision: max(revision, current), logger: logger)
+        return (cookies, revision)
     }
 }

@@ -24,12 +24,14 @@ struct CookieJarFileTests {
         let clock = CookieTestClock()
         let jar = CookieJar(persistingTo: file, clock: clock)
         jar.receive(["p=1; Max-Age=3600; Secure; HttpOnly; SameSite=Lax; Domain=example.com; Path=/api", "s=1"], from: "https://www.example.com/")
+        jar.flush()
         let reloaded = CookieJar(persistingTo: file, clock: clock)
         #expect(reloaded.cookies == jar.cookies.filter { $0.name == "p" })
         #expect(reloaded.header(for: "https://example.com/api/x") == "p=1")
 
         let withSessions = CookieJar(persistingTo: file, persistsSessionCookies: true, clock: clock)
         withSessions.receive(["s=1"], from: "https://www.example.com/")
+        withSessions.flush()
         #expect(CookieJar(persistingTo: file, clock: clock).cookies.map(\.name).sorted() == ["p", "s"])
     }
 
@@ -39,6 +41,7 @@ struct CookieJarFileTests {
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let jar = CookieJar(persistingTo: file, limits: .init(maxCookieBytes: .max, maxCookies: .max))
         jar.receive(["p=1; Max-Age=3600"], from: "https://example.com/")
+        jar.flush()
         #expect(CookieJar(persistingTo: file, limits: .init(maxCookieBytes: .max, maxCookies: .max)).header(for: "https://example.com/") == "p=1")
     }
 
@@ -48,6 +51,7 @@ struct CookieJarFileTests {
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let jar = CookieJar(persistingTo: file)
         jar.receive(["p=1; Max-Age=60"], from: "https://example.com/")
+        jar.flush()
         let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
         let entries = try FileManager.default.contentsOfDirectory(atPath: file.deletingLastPathComponent().path)
@@ -59,7 +63,9 @@ struct CookieJarFileTests {
         let file = try temporaryFile()
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let clock = CookieTestClock()
-        CookieJar(persistingTo: file, clock: clock).receive(["a=1; Max-Age=10", "b=1; Max-Age=1000"], from: "https://example.com/")
+        let jar = CookieJar(persistingTo: file, clock: clock)
+        jar.receive(["a=1; Max-Age=10", "b=1; Max-Age=1000"], from: "https://example.com/")
+        jar.flush()
         clock.advance(by: 100)
         #expect(CookieJar(persistingTo: file, clock: clock).cookies.map(\.name) == ["b"])
     }
@@ -72,8 +78,10 @@ struct CookieJarFileTests {
         jar.receive(["a=1; Max-Age=100"], from: "https://a.example/")
         jar.receive(["b=1; Max-Age=100"], from: "https://b.example/")
         jar.removeCookies(forDomain: "a.example")
+        jar.flush()
         #expect(CookieJar(persistingTo: file).cookies.map(\.name) == ["b"])
         jar.removeAll()
+        jar.flush()
         #expect(CookieJar(persistingTo: file).cookies.isEmpty)
     }
 
@@ -84,6 +92,7 @@ struct CookieJarFileTests {
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let good = CookieJar(persistingTo: file)
         good.receive(["a=1; Max-Age=100", "b=2; Max-Age=100"], from: "https://example.com/")
+        good.flush()
         let data = try Data(contentsOf: file)
         let broken: Data
         switch kind {
@@ -105,6 +114,7 @@ struct CookieJarFileTests {
             #expect(handler.entries.contains { $0.level == .warning && "\($0.message)".contains("Cookie file") })
         }
         jar.receive(["c=3; Max-Age=100"], from: "https://example.com/")
+        jar.flush()
         #expect(CookieJar(persistingTo: file).cookies.contains { $0.name == "c" })
     }
 
@@ -115,7 +125,59 @@ struct CookieJarFileTests {
         let jar = CookieJar(persistingTo: file, logger: logger)
         jar.receive(["a=1; Max-Age=100"], from: "https://example.com/")
         #expect(jar.header(for: "https://example.com/") == "a=1")
+        jar.flush()
         #expect(handler.entries.contains { $0.level == .warning && "\($0.message)".contains("could not be written") })
+    }
+
+    @Test("a change returns without waiting for the file, and changes made during a write are saved together by the next one")
+    func writesOffTheCallersThread() async throws {
+        let file = try temporaryFile()
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        // A disk that takes its time: each write waits until the test lets it go (20 s at most).
+        let gate = DispatchSemaphore(value: 0)
+        let writes = Locked(0)
+        let slowFile = CookieFile(url: file, limits: CookieJar.Limits()) { url, data in
+            _ = gate.wait(timeout: .now() + 20)
+            writes.withLock { $0 += 1 }
+            try CookieFile.replace(url, with: data)
+        }
+        let jar = CookieJar(file: slowFile, persistsSessionCookies: false, limits: CookieJar.Limits(), publicSuffixes: .common,
+                            clock: .system, logger: APIConfiguration.silentLogger)
+        let returned = Locked(0)
+        let changes = Task.detached {
+            for index in 0..<50 {
+                jar.receive(["c\(index)=1; Max-Age=3600"], from: "https://example.com/")
+                returned.withLock { $0 += 1 }
+            }
+        }
+        // Every change returns while the first write is still held at the gate.
+        let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+        while returned.withLock({ $0 }) < 50, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(returned.withLock { $0 } == 50, "a change waited for the file")
+        for _ in 0..<60 { gate.signal() }   // every write from now on passes
+        await changes.value
+        jar.flush()
+        #expect(writes.withLock { $0 } <= 2, "\(writes.withLock { $0 }) writes for one burst")
+        #expect(CookieJar(persistingTo: file).cookies.count == 50)
+    }
+
+    @Test("a jar released right after a change still writes it")
+    func releasedJarWrites() async throws {
+        let file = try temporaryFile()
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        let written = Locked(false)
+        do {
+            let observed = CookieFile(url: file, limits: CookieJar.Limits()) { url, data in
+                try CookieFile.replace(url, with: data)
+                written.withLock { $0 = true }
+            }
+            let jar = CookieJar(file: observed, persistsSessionCookies: false, limits: CookieJar.Limits(), publicSuffixes: .common,
+                                clock: .system, logger: APIConfiguration.silentLogger)
+            jar.receive(["p=1; Max-Age=3600"], from: "https://example.com/")
+        }
+        let deadline = ContinuousClock.now.advanced(by: .seconds(30))
+        while !written.withLock({ $0 }), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(CookieJar(persistingTo: file).header(for: "https://example.com/") == "p=1")
     }
 
     @Test("the file never holds more than the limits allow: a file larger than any jar could write is refused unread")
