@@ -377,7 +377,10 @@ final class TaskHandler: Sendable {
             mapped = Self.map(URLError(.cancelled), reason: reason)
         }
         if reason == .sinkFailed || reason == nil, let sinkError {
-            mapped = TransportError(.localFile, "writing the downloaded body failed: \(sinkError)", underlying: sinkError)
+            // The download's own size limit is not a file failure (the client reports it as
+            // `resourceTooLarge`); anything else is the destination file's.
+            let kind: TransportError.Kind = sinkError is ResponseBodySink.LimitExceeded ? .other : .localFile
+            mapped = TransportError(kind, "writing the downloaded body failed: \(sinkError)", underlying: sinkError)
         }
         if let callbacks {
             // After the last progress report: the caller sees 100 % before the request returns.

@@ -85,30 +85,42 @@ enum UploadPlan {
         var buffer = Data()
         var file: (url: URL, handle: FileHandle)?
         var total: Int64 = 0
+        // A failure of the temporary file is this machine's disk (`localFile`); any other error
+        // comes from the caller's body itself, as in `collect`.
+        func onDisk<T>(_ operation: () throws -> T) throws -> T {
+            do {
+                return try operation()
+            } catch {
+                throw TransportError(.localFile, "the request body could not be written to a temporary file for upload (URLSessionTransport spools bodies larger than maxRequestBodySize to \(directory.path)): \(error)",
+                                     underlying: error, requestMayHaveBeenSent: false)
+            }
+        }
         do {
             for try await chunk in body {
                 try Task.checkCancellation()
                 total += Int64(chunk.count)
                 if let declaredLength, total > declaredLength { throw lengthMismatch(declared: declaredLength, longer: true) }
                 if let (_, handle) = file {
-                    try handle.write(contentsOf: chunk)
+                    try onDisk { try handle.write(contentsOf: chunk) }
                     continue
                 }
                 buffer.append(contentsOf: chunk)
                 if buffer.count > limit {
                     let url = directory.appendingPathComponent("\(temporaryFilePrefix)\(UUID().uuidString).body")
-                    guard FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
-                        throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
+                    let handle = try onDisk {
+                        guard FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+                            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
+                        }
+                        return try FileHandle(forWritingTo: url)
                     }
-                    let handle = try FileHandle(forWritingTo: url)
                     file = (url, handle)
-                    try handle.write(contentsOf: buffer)
+                    try onDisk { try handle.write(contentsOf: buffer) }
                     buffer = Data()
                 }
             }
             if let declaredLength, total < declaredLength { throw lengthMismatch(declared: declaredLength, longer: false) }
             guard let (url, handle) = file else { return .inMemory(buffer) }
-            try handle.close()
+            try onDisk { try handle.close() }
             return .file(url, temporary: true)
         } catch {
             if let (url, handle) = file {
@@ -117,8 +129,7 @@ enum UploadPlan {
             }
             if error is CancellationError || Task.isCancelled { throw CancellationError() }
             if let error = error as? TransportError { throw error }
-            throw TransportError(.localFile, "the request body could not be written to a temporary file for upload (URLSessionTransport spools bodies larger than maxRequestBodySize to \(directory.path)): \(error)",
-                                 underlying: error, requestMayHaveBeenSent: false)
+            throw TransportError(.invalidRequest, "the request body could not be read: \(error)", underlying: error, requestMayHaveBeenSent: false)
         }
     }
 
@@ -133,7 +144,7 @@ enum UploadPlan {
         } catch {
             try? FileManager.default.removeItem(at: url)
             if error is CancellationError { throw error }
-            throw TransportError(.localFile, "the multipart body could not be written to a temporary file in \(directory.path) for upload: \(error.localizedDescription)", underlying: error, requestMayHaveBeenSent: false)
+            throw TransportError(.localFile, "the multipart body could not be written to a temporary file in \(directory.path) for upload (a part's file could not be read, or the temporary file not written): \(error.localizedDescription)", underlying: error, requestMayHaveBeenSent: false)
         }
     }
 

@@ -185,7 +185,7 @@ public final class APIClient: Sendable {
         var body: Data
         var summary: RequestSummary
         /// When the exchange started and its head arrived; read only when it was timed
-        /// (`perform(_:timed:)`), the clocks' zero otherwise.
+        /// (`perform(_:timed:)`), placeholders otherwise.
         var startDate: Date
         var start: ContinuousClock.Instant
         var headTime: ContinuousClock.Instant

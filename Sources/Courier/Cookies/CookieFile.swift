@@ -65,14 +65,16 @@ struct CookieFile: Sendable {
         }
     }
 
-    /// Writes `cookies` as `revision`, unless a newer revision was written already. Failures
-    /// are logged: a request never fails because its cookies could not be saved.
-    func save(_ cookies: [Cookie], revision: Int, logger: Logger) {
+    /// Writes `cookies` as `revision`, unless a newer revision was written already; returns
+    /// `false` when writing failed. Failures are logged: a request never fails because its
+    /// cookies could not be saved.
+    @discardableResult
+    func save(_ cookies: [Cookie], revision: Int, logger: Logger) -> Bool {
         written.withLock { last in
-            guard revision > last.revision else { return }
+            guard revision > last.revision else { return true }
             guard cookies != last.cookies else {
                 last.revision = revision
-                return
+                return true
             }
             do {
                 let encoder = JSONEncoder()
@@ -80,8 +82,10 @@ struct CookieFile: Sendable {
                 encoder.outputFormatting = [.sortedKeys]
                 try replaceContents(url, try encoder.encode(Contents(cookies: cookies)))
                 last = (revision, cookies)
+                return true
             } catch {
                 logger.warning("Cookie file could not be written: \(error)", metadata: ["file.path": "\(url.path)"])
+                return false
             }
         }
     }

@@ -7,7 +7,9 @@ import Logging
 ///
 /// Changes that arrive while a write is under way are written together by the next one: a
 /// burst of responses costs two writes, not one each. Each write takes the jar's cookies as
-/// they are when it starts, so nothing is written out of order.
+/// they are when it starts, so nothing is written out of order. One write runs per turn of the
+/// queue, so a ``flush(logger:snapshot:)`` waits for the write under way and its own, never for
+/// a stream of changes that keeps arriving.
 ///
 /// Hand-written: a serial `DispatchQueue` and a revision counter are all it takes, and the
 /// blocking file calls must stay off Swift concurrency's few threads.
@@ -16,18 +18,25 @@ final class CookieFileWriter: Sendable {
     private struct State {
         /// The newest revision a change asked to be written.
         var requested = Int.min
-        /// The newest revision written (or whose write failed and was logged).
+        /// The newest revision written, or whose write failed and was logged.
         var written = Int.min
-        /// Whether a run of the queue is scheduled or under way.
+        /// Whether the last write failed (a `flush` tries once more).
+        var lastWriteFailed = false
+        /// Whether a turn of the queue is scheduled.
         var scheduled = false
     }
 
     let file: CookieFile
     private let queue = DispatchQueue(label: "courier.cookie-file")
+    /// Set on `queue`, so a `flush` called from it (a log handler or a clock the write calls)
+    /// returns at once instead of waiting for itself: the write under way is the flush's
+    /// caller, and the queue's next turn writes whatever it does not cover.
+    private let onQueue = DispatchSpecificKey<Bool>()
     private let state = Locked(State())
 
     init(file: CookieFile) {
         self.file = file
+        queue.setSpecific(key: onQueue, value: true)
     }
 
     /// Asks for `revision` to reach the file; returns at once. `snapshot` gives the cookies to
@@ -39,34 +48,43 @@ final class CookieFileWriter: Sendable {
             state.scheduled = true
             return true
         }
-        if starts { queue.async { self.run(logger: logger, snapshot: snapshot) } }
+        if starts { queue.async { self.turn(logger: logger, snapshot: snapshot) } }
     }
 
-    /// Writes what is not on disk yet, and returns when it is (or when the write failed).
+    /// Writes what was asked for before this call and is not on disk yet (or whose write
+    /// failed: it is tried once more), and returns when that is done: after the write under
+    /// way, if any, and one more. Called from within a write, it returns at once.
     func flush(logger: Logger, snapshot: @escaping @Sendable () -> (cookies: [Cookie], revision: Int)) {
-        queue.sync { writePending(logger: logger, snapshot: snapshot) }
-    }
-
-    /// One scheduled run: writes until nothing is pending, then lets the next change schedule
-    /// a run again.
-    private func run(logger: Logger, snapshot: @escaping @Sendable () -> (cookies: [Cookie], revision: Int)) {
-        while true {
-            writePending(logger: logger, snapshot: snapshot)
-            let done = state.withLock { state -> Bool in
-                guard state.requested <= state.written else { return false }
-                state.scheduled = false
-                return true
-            }
-            if done { return }
+        guard DispatchQueue.getSpecific(key: onQueue) != true else { return }
+        let target = state.withLock { $0.requested }
+        queue.sync {
+            let needed = state.withLock { $0.written < target || $0.lastWriteFailed }
+            if needed { write(logger: logger, snapshot: snapshot) }
         }
     }
 
-    /// Writes the jar as it is now while a requested revision is not on disk (on the queue).
-    private func writePending(logger: Logger, snapshot: () -> (cookies: [Cookie], revision: Int)) {
-        while state.withLock({ $0.requested > $0.written }) {
-            let (cookies, revision) = snapshot()
-            file.save(cookies, revision: revision, logger: logger)
-            state.withLock { $0.written = max($0.written, revision) }
+    /// One turn of the queue: one write if one is pending, then either another turn (changes
+    /// arrived meanwhile) or none until the next change.
+    private func turn(logger: Logger, snapshot: @escaping @Sendable () -> (cookies: [Cookie], revision: Int)) {
+        if state.withLock({ $0.requested > $0.written }) { write(logger: logger, snapshot: snapshot) }
+        let again = state.withLock { state -> Bool in
+            guard state.requested > state.written else {
+                state.scheduled = false
+                return false
+            }
+            return true
+        }
+        if again { queue.async { self.turn(logger: logger, snapshot: snapshot) } }
+    }
+
+    /// Writes the jar as it is now (on the queue). A failure is logged by the file and counts
+    /// as written, so a lasting one does not loop; `flush` retries it once.
+    private func write(logger: Logger, snapshot: () -> (cookies: [Cookie], revision: Int)) {
+        let (cookies, revision) = snapshot()
+        let saved = file.save(cookies, revision: revision, logger: logger)
+        state.withLock {
+            $0.written = max($0.written, revision)
+            $0.lastWriteFailed = !saved
         }
     }
 }

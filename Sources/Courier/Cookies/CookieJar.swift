@@ -223,7 +223,8 @@ public final class CookieJar: Sendable {
     /// when writing failed, which is logged as a `warning`). Changes are written in the
     /// background a moment after they happen; call this where they must be on disk before going
     /// on: when an app moves to the background, before a process exits. It blocks the calling
-    /// thread for one write at most. Does nothing for a jar without a file.
+    /// thread for the write under way, if any, and one more. Does nothing for a jar without a file,
+    /// nor when called from within the jar's own write (a log handler, a clock).
     public func flush() {
         writer?.flush(logger: logger) { [self] in snapshot() }
     }

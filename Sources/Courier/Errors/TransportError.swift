@@ -20,7 +20,8 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
         /// The transport refused its configuration or the request (e.g. an unsupported option).
         public static let invalidRequest = Kind("invalid request")
         /// A file on this machine could not be written or read: a temporary file the transport
-        /// keeps a body in (a full disk, a missing or read-only directory). Not a network failure:
+        /// keeps a body in, the destination of a download, a file a multipart upload reads (a
+        /// full disk, a missing or read-only directory). Not a network failure:
         /// the client reports it as ``APIError/Kind/unknown`` with this error underneath, and
         /// ``RetryPolicy`` does not retry it by default.
         public static let localFile = Kind("local file failure")

@@ -189,6 +189,32 @@ struct FileUploadTests {
         }
     }
 
+    @Test("a large stream that fails while it is spooled is an error reading the request body, not a local file one")
+    func spooledStreamFails() async throws {
+        let spool = try Transfers.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: spool) }
+        try await withTestServer { server in
+            let client = APIClient(configuration: APIConfiguration(baseURL: server.baseURL),
+                                   transport: Transfers.transport(.urlSession, temporaryDirectory: spool))
+            struct ProducerFailed: Error {}
+            // 256 KiB, past the 64 KiB kept in memory, then the producer fails.
+            let chunks = AsyncThrowingStream<ArraySlice<UInt8>, any Error> { continuation in
+                for _ in 0..<4 { continuation.yield(ArraySlice(repeating: 1, count: 64 * 1024)) }
+                continuation.finish(throwing: ProducerFailed())
+            }
+            let body = HTTPBody(chunks, length: .unknown, iterationBehavior: .single)
+            let error = await #expect(throws: APIError.self) {
+                try await client.send(Request<TransferReceipt>(method: .post, path: "/transfers/upload/x",
+                                                               body: .stream(body, contentType: "application/octet-stream")))
+            }
+            let underlying = error?.underlyingError as? TransportError
+            #expect(underlying?.kind == .invalidRequest, "\(String(describing: error))")
+            #expect(underlying?.underlying is ProducerFailed, "\(String(describing: error))")
+        }
+        let removed = try await Transfers.eventually { (try? FileManager.default.contentsOfDirectory(atPath: spool.path).isEmpty) == true }
+        #expect(removed)
+    }
+
     @Test("a stream whose upload fails leaves no temporary file behind")
     func failedStreamRemovesSpool() async throws {
         let spool = try Transfers.makeDirectory()

@@ -161,6 +161,85 @@ struct CookieJarFileTests {
         #expect(CookieJar(persistingTo: file).cookies.count == 50)
     }
 
+    @Test("flush returns after the write under way and its own, while changes keep arriving")
+    func flushIsBounded() async throws {
+        let file = try temporaryFile()
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        let slowFile = CookieFile(url: file, limits: CookieJar.Limits()) { url, data in
+            Thread.sleep(forTimeInterval: 0.02)   // a disk that takes 20 ms a write
+            try CookieFile.replace(url, with: data)
+        }
+        let jar = CookieJar(file: slowFile, persistsSessionCookies: false, limits: CookieJar.Limits(), publicSuffixes: .common,
+                            clock: .system, logger: APIConfiguration.silentLogger)
+        // A server that refreshes a cookie with every response, for as long as the flush takes
+        // (60 s at most, if it never returned).
+        let flushed = Locked(false)
+        let traffic = Task.detached {
+            let end = ContinuousClock.now.advanced(by: .seconds(60))
+            var index = 0
+            while !flushed.withLock({ $0 }), ContinuousClock.now < end {
+                jar.receive(["session=\(index); Max-Age=3600"], from: "https://example.com/")
+                index += 1
+            }
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        let start = ContinuousClock.now
+        jar.flush()
+        let took = start.duration(to: .now)
+        flushed.withLock { $0 = true }
+        await traffic.value
+        // Two 20 ms writes; 10 s is room for a loaded machine, far below the 60 s of traffic.
+        #expect(took < .seconds(10), "flush waited \(took) for the traffic to stop")
+        jar.flush()
+        #expect(CookieJar(persistingTo: file).cookies.map(\.value) == jar.cookies.map(\.value))
+    }
+
+    @Test("flush called from within a write (a log handler, a clock) returns instead of waiting for itself")
+    func flushFromTheWriter() throws {
+        let file = try temporaryFile()
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        let box = Locked<CookieJar?>(nil)
+        let calls = Locked(0)
+        let reentrant = CookieFile(url: file, limits: CookieJar.Limits()) { url, data in
+            try CookieFile.replace(url, with: data)
+            // Only the first write flushes again, or each would start another.
+            let call = calls.withLock { count -> Int in
+                count += 1
+                return count
+            }
+            if call == 1 { box.withLock { $0 }?.flush() }
+        }
+        let jar = CookieJar(file: reentrant, persistsSessionCookies: false, limits: CookieJar.Limits(), publicSuffixes: .common,
+                            clock: .system, logger: APIConfiguration.silentLogger)
+        box.withLock { $0 = jar }
+        jar.receive(["p=1; Max-Age=3600"], from: "https://example.com/")
+        jar.flush()
+        #expect(CookieJar(persistingTo: file).header(for: "https://example.com/") == "p=1")
+        box.withLock { $0 = nil }
+    }
+
+    @Test("a write that failed is tried again by flush")
+    func flushRetriesAFailedWrite() throws {
+        let file = try temporaryFile()
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        let failures = Locked(1)
+        let flaky = CookieFile(url: file, limits: CookieJar.Limits()) { url, data in
+            let fails = failures.withLock { left -> Bool in
+                left -= 1
+                return left >= 0
+            }
+            if fails { throw CocoaError(.fileWriteOutOfSpace) }
+            try CookieFile.replace(url, with: data)
+        }
+        let (logger, handler) = logger()
+        let jar = CookieJar(file: flaky, persistsSessionCookies: false, limits: CookieJar.Limits(), publicSuffixes: .common,
+                            clock: .system, logger: logger)
+        jar.receive(["p=1; Max-Age=3600"], from: "https://example.com/")
+        jar.flush()
+        #expect(handler.entries.contains { $0.level == .warning && "\($0.message)".contains("could not be written") })
+        #expect(CookieJar(persistingTo: file).header(for: "https://example.com/") == "p=1")
+    }
+
     @Test("a jar released right after a change still writes it")
     func releasedJarWrites() async throws {
         let file = try temporaryFile()
