@@ -220,13 +220,14 @@ final class TaskHandler: Sendable {
             cancel(reason: .unusableStatus((response as? HTTPURLResponse)?.statusCode ?? 0))
             return
         }
-        let hasBody = !isHead && head.status.code != 204 && head.status.code != 304
+        let code = head.status.code   // `status` parses the head's `:status` field at each read
+        let hasBody = !isHead && code != 204 && code != 304
         if hasBody, let coding = head.headerFields[.contentEncoding], !Self.decodedCodings.contains(coding.lowercased()) {
             // Never hand on bytes still encoded as if they were the content.
             cancel(reason: .undecodedCoding(coding))
             return
         }
-        if let sink, bufferLimit == nil, sinkStatuses.contains(head.status.code) {
+        if let sink, bufferLimit == nil, sinkStatuses.contains(code) {
             if hasBody {
                 box.withLock { $0.sinking = true }
                 // The total for progress from the first chunk on (the client sets it only when
