@@ -19,7 +19,10 @@ public import OpenAPIRuntime
 /// AsyncHTTPClient has no certificate-verification callback, so the pins are checked in its
 /// connection initializers, once the TLS handshake is done and before the connection carries a
 /// request. Each pinned host gets its own `HTTPClient` (so the check knows which host it is
-/// looking at); other hosts share one. A mismatch fails every request waiting for that host
+/// looking at); other hosts share one. At most ``maxPinnedHostClients`` of those per-host
+/// clients are kept: past that, the one used least recently that carries no request is shut
+/// down (a wildcard pin and a server that redirects to ever new subdomains would otherwise open
+/// a client, and its pooled connections, per name). A mismatch fails every request waiting for that host
 /// **at once** — rather than letting the connection pool retry the handshake until the deadline —
 /// with a ``Courier/TransportError`` of kind `.tls` whose underlying error is a
 /// ``CertificatePinningError``, and `requestMayHaveBeenSent` false: no request byte was written.
@@ -36,7 +39,27 @@ public final class PinningAsyncHTTPClientTransport: Transport {
     public let pinning: CertificatePinning
     private let configuration: HTTPClient.Configuration
     private let unpinned: HTTPClient
-    private let clients = Locked([String: PinnedClient]())
+    private let clients = Locked(PinnedClients())
+
+    /// How many per-host clients are kept at most (beyond that, only while each carries requests).
+    public static let maxPinnedHostClients = 32
+
+    /// The per-host clients, with what each is doing.
+    struct PinnedClients {
+        struct Slot {
+            let entry: PinnedClient
+            var inFlight = 0
+            var lastUse: UInt64
+        }
+        var slots: [String: Slot] = [:]
+        var uses: UInt64 = 0
+        /// The root certificates the configuration trusts, read once (the system bundle holds
+        /// over a hundred) when the first pinned host needs them.
+        var configuredAnchors: [NIOSSLCertificate]?
+        /// Shutdowns under way of clients let go, for ``shutdown()`` to wait for (each removes
+        /// itself when done).
+        var retiring: [UUID: Task<Void, Never>] = [:]
+    }
 
     /// A client for one pinned host and the failures its connections reported.
     final class PinnedClient: Sendable {
@@ -74,10 +97,18 @@ public final class PinningAsyncHTTPClientTransport: Transport {
 
     /// Shuts the underlying clients down. Call it when you are done with the transport.
     public func shutdown() async throws {
-        let pinned = clients.withLock { clients in defer { clients = [:] }; return Array(clients.values) }
+        let (pinned, retiring) = clients.withLock { clients in
+            defer { clients = PinnedClients() }
+            return (clients.slots.values.map(\.entry), Array(clients.retiring.values))
+        }
+        for task in retiring { await task.value }
         for entry in pinned { try await entry.client.shutdown() }
         try await unpinned.shutdown()
     }
+
+    /// The number of per-host clients kept now, and of those let go whose shutdown is under way
+    /// (for tests).
+    var pinnedHostClientCounts: (kept: Int, retiring: Int) { clients.withLock { ($0.slots.count, $0.retiring.count) } }
 
     /// Sends the request, checking the host's pins before any byte of it is written.
     public func send(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
@@ -96,7 +127,8 @@ public final class PinningAsyncHTTPClientTransport: Transport {
             let error = CertificatePinningError(host: host, expected: pins, received: nil, reason: "the request is not https")
             throw TransportError(.tls, error.description, underlying: error, requestMayHaveBeenSent: false)
         }
-        let pinned = client(for: host, pins: pins)
+        let pinned = checkOut(host: host, pins: pins)
+        defer { checkIn(host: host, pinned) }
         let transport = AsyncHTTPClientTransport(checkedClient: pinned.client, configuration: configuration, clientReadTimeout: readTimeout)
         let failures = pinned.failures
         let generation = failures.generation
@@ -121,9 +153,47 @@ public final class PinningAsyncHTTPClientTransport: Transport {
         }
     }
 
-    private func client(for host: String, pins: [CertificatePinning.Pin]) -> PinnedClient {
+    /// The client of `host`, marked as carrying one more request (``checkIn(host:_:)`` ends it).
+    /// Makes the client if there is none, and lets go of the least recently used idle ones past
+    /// ``maxPinnedHostClients``.
+    func checkOut(host: String, pins: [CertificatePinning.Pin]) -> PinnedClient {
         clients.withLock { clients in
-            if let existing = clients[host] { return existing }
+            clients.uses += 1
+            if clients.slots[host] == nil {
+                clients.slots[host] = PinnedClients.Slot(entry: makeClient(for: host, pins: pins, clients: &clients), lastUse: clients.uses)
+                let excess = clients.slots.count - Self.maxPinnedHostClients
+                if excess > 0 {
+                    let idle = clients.slots.filter { $0.key != host && $0.value.inFlight == 0 }
+                        .sorted { $0.value.lastUse < $1.value.lastUse }.prefix(excess)
+                    let registry = self.clients
+                    for (name, slot) in idle {
+                        clients.slots[name] = nil
+                        let client = slot.entry.client
+                        let id = UUID()
+                        // Registered before the task can end: it takes the same lock to leave.
+                        clients.retiring[id] = Task {
+                            try? await client.shutdown()
+                            registry.withLock { $0.retiring[id] = nil }
+                        }
+                    }
+                }
+            }
+            clients.slots[host]!.inFlight += 1
+            clients.slots[host]!.lastUse = clients.uses
+            return clients.slots[host]!.entry
+        }
+    }
+
+    /// Ends a request ``checkOut(host:pins:)`` started on `entry`.
+    func checkIn(host: String, _ entry: PinnedClient) {
+        clients.withLock { clients in
+            // The slot is the entry's own unless the transport was shut down meanwhile.
+            if let slot = clients.slots[host], slot.entry === entry { clients.slots[host]!.inFlight -= 1 }
+        }
+    }
+
+    private func makeClient(for host: String, pins: [CertificatePinning.Pin], clients: inout PinnedClients) -> PinnedClient {
+        do {
             let failures = PinFailures()
             var configuration = self.configuration
             // Pins of trust anchors the configuration names: limit this host's trust to them.
@@ -132,7 +202,9 @@ public final class PinningAsyncHTTPClientTransport: Transport {
             if case .none = tls.certificateVerification {
                 // Nothing verifies the chain, so an anchor pin cannot be relied on: leaf pins only.
             } else {
-                anchors = Self.trustAnchors(of: tls).filter { anchor in pins.contains { $0.matches(anchor) } }
+                let configured = clients.configuredAnchors ?? Self.trustAnchors(of: tls)
+                clients.configuredAnchors = configured
+                anchors = configured.filter { anchor in pins.contains { $0.matches(anchor) } }
             }
             let anchorPins = pins.filter { pin in anchors.contains { pin.matches($0) } }
             if !anchors.isEmpty {
@@ -163,10 +235,8 @@ public final class PinningAsyncHTTPClientTransport: Transport {
             }
             configuration.http1_1ConnectionDebugInitializer = check
             configuration.http2ConnectionDebugInitializer = check
-            let entry = PinnedClient(client: HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration),
-                                     failures: failures, anchorPins: anchorPins)
-            clients[host] = entry
-            return entry
+            return PinnedClient(client: HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration),
+                                failures: failures, anchorPins: anchorPins)
         }
     }
 
