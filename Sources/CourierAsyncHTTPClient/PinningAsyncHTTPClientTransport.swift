@@ -20,9 +20,10 @@ public import OpenAPIRuntime
 /// connection initializers, once the TLS handshake is done and before the connection carries a
 /// request. Each pinned host gets its own `HTTPClient` (so the check knows which host it is
 /// looking at); other hosts share one. At most ``maxPinnedHostClients`` of those per-host
-/// clients are kept: past that, the one used least recently that carries no request is shut
-/// down (a wildcard pin and a server that redirects to ever new subdomains would otherwise open
-/// a client, and its pooled connections, per name). A mismatch fails every request waiting for that host
+/// clients are kept: past that, the least recently used ones are shut down as soon as they
+/// carry no request and no response body still being read (a wildcard pin and a server that
+/// redirects to ever new subdomains would otherwise open a client, and its pooled connections,
+/// per name). A mismatch fails every request waiting for that host
 /// **at once** — rather than letting the connection pool retry the handshake until the deadline —
 /// with a ``Courier/TransportError`` of kind `.tls` whose underlying error is a
 /// ``CertificatePinningError``, and `requestMayHaveBeenSent` false: no request byte was written.
@@ -41,7 +42,8 @@ public final class PinningAsyncHTTPClientTransport: Transport {
     private let unpinned: HTTPClient
     private let clients = Locked(PinnedClients())
 
-    /// How many per-host clients are kept at most (beyond that, only while each carries requests).
+    /// How many per-host clients are kept at most (beyond that, only while each carries a request
+    /// or a response body still being read).
     public static let maxPinnedHostClients = 32
 
     /// The per-host clients, with what each is doing.
@@ -128,7 +130,28 @@ public final class PinningAsyncHTTPClientTransport: Transport {
             throw TransportError(.tls, error.description, underlying: error, requestMayHaveBeenSent: false)
         }
         let pinned = checkOut(host: host, pins: pins)
-        defer { checkIn(host: host, pinned) }
+        // The client is busy until the response body is done with, not only until its head
+        // arrived: shutting it down would cut a body still streaming.
+        let checkout = PinnedCheckout { [clients] in Self.checkIn(clients, host: host, pinned) }
+        let response: (HTTPResponse, HTTPBody?)
+        do {
+            response = try await send(request, body: body, context: context, host: host, pinned: pinned)
+        } catch {
+            checkout.release()
+            throw error
+        }
+        // A body already read whole (AsyncHTTPClientTransport left its bytes for the client)
+        // holds no connection.
+        guard let responseBody = response.1, context.wholeResponseBody?.holds(responseBody) != true else {
+            checkout.release()
+            return response
+        }
+        return (response.0, HTTPBody(OwnedResponseBody(body: responseBody, owner: checkout),
+                                     length: responseBody.length, iterationBehavior: responseBody.iterationBehavior))
+    }
+
+    /// `request` over `pinned`, failing at once when one of its connections fails the pins.
+    private func send(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext, host: String, pinned: PinnedClient) async throws -> (HTTPResponse, HTTPBody?) {
         let transport = AsyncHTTPClientTransport(checkedClient: pinned.client, configuration: configuration, clientReadTimeout: readTimeout)
         let failures = pinned.failures
         let generation = failures.generation
@@ -161,22 +184,7 @@ public final class PinningAsyncHTTPClientTransport: Transport {
             clients.uses += 1
             if clients.slots[host] == nil {
                 clients.slots[host] = PinnedClients.Slot(entry: makeClient(for: host, pins: pins, clients: &clients), lastUse: clients.uses)
-                let excess = clients.slots.count - Self.maxPinnedHostClients
-                if excess > 0 {
-                    let idle = clients.slots.filter { $0.key != host && $0.value.inFlight == 0 }
-                        .sorted { $0.value.lastUse < $1.value.lastUse }.prefix(excess)
-                    let registry = self.clients
-                    for (name, slot) in idle {
-                        clients.slots[name] = nil
-                        let client = slot.entry.client
-                        let id = UUID()
-                        // Registered before the task can end: it takes the same lock to leave.
-                        clients.retiring[id] = Task {
-                            try? await client.shutdown()
-                            registry.withLock { $0.retiring[id] = nil }
-                        }
-                    }
-                }
+                Self.letGoOfIdleClients(&clients, registry: self.clients, keeping: host)
             }
             clients.slots[host]!.inFlight += 1
             clients.slots[host]!.lastUse = clients.uses
@@ -184,11 +192,37 @@ public final class PinningAsyncHTTPClientTransport: Transport {
         }
     }
 
-    /// Ends a request ``checkOut(host:pins:)`` started on `entry`.
+    /// Ends a request ``checkOut(host:pins:)`` started on `entry`, and lets go of idle clients
+    /// if more than ``maxPinnedHostClients`` are kept.
     func checkIn(host: String, _ entry: PinnedClient) {
-        clients.withLock { clients in
+        Self.checkIn(clients, host: host, entry)
+    }
+
+    private static func checkIn(_ registry: Locked<PinnedClients>, host: String, _ entry: PinnedClient) {
+        registry.withLock { clients in
             // The slot is the entry's own unless the transport was shut down meanwhile.
-            if let slot = clients.slots[host], slot.entry === entry { clients.slots[host]!.inFlight -= 1 }
+            guard let slot = clients.slots[host], slot.entry === entry else { return }
+            clients.slots[host]!.inFlight -= 1
+            letGoOfIdleClients(&clients, registry: registry, keeping: nil)
+        }
+    }
+
+    /// Shuts down the least recently used clients that carry no request while more than
+    /// ``maxPinnedHostClients`` are kept (never the client of `keeping`).
+    private static func letGoOfIdleClients(_ clients: inout PinnedClients, registry: Locked<PinnedClients>, keeping: String?) {
+        let excess = clients.slots.count - maxPinnedHostClients
+        guard excess > 0 else { return }
+        let idle = clients.slots.filter { $0.key != keeping && $0.value.inFlight == 0 }
+            .sorted { $0.value.lastUse < $1.value.lastUse }.prefix(excess)
+        for (name, slot) in idle {
+            clients.slots[name] = nil
+            let client = slot.entry.client
+            let id = UUID()
+            // Registered before the task can end: it takes the same lock to leave.
+            clients.retiring[id] = Task {
+                try? await client.shutdown()
+                registry.withLock { $0.retiring[id] = nil }
+            }
         }
     }
 
@@ -277,49 +311,69 @@ public final class PinningAsyncHTTPClientTransport: Transport {
 
 /// Pinning failures of one host, for the requests waiting on it.
 final class PinFailures: Sendable {
+    /// Where one `wait` stands. Its entry exists from the start of the wait to its end, so a
+    /// cancellation that arrives before the waiter is registered, or after it was woken, is told
+    /// apart without leaving anything behind.
+    private enum Waiter {
+        /// Waiting has begun; the continuation is not registered yet.
+        case pending
+        case waiting(CheckedContinuation<CertificatePinningError, any Error>)
+        /// Woken by a failure or cancelled: nothing may resume it again.
+        case done
+    }
     private struct State {
         var generation = 0
         var last: CertificatePinningError?
-        var waiters: [UUID: (generation: Int, continuation: CheckedContinuation<CertificatePinningError, any Error>)] = [:]
-        /// Waiters cancelled before they were registered.
-        var cancelled: Set<UUID> = []
+        var waiters: [UUID: Waiter] = [:]
     }
     private let state = Locked(State())
 
     /// The number of failures so far.
     var generation: Int { state.withLock { $0.generation } }
 
+    /// Waits under way (for tests: zero once every `wait` has returned).
+    var entryCount: Int { state.withLock { $0.waiters.count } }
+
     /// Records a failure and wakes every waiter.
     func fail(_ error: CertificatePinningError) {
-        let waiters = state.withLock { state in
+        let woken = state.withLock { state in
             state.generation += 1
             state.last = error
-            defer { state.waiters = [:] }
-            return Array(state.waiters.values)
+            var woken: [CheckedContinuation<CertificatePinningError, any Error>] = []
+            for (id, waiter) in state.waiters {
+                if case .waiting(let continuation) = waiter {
+                    woken.append(continuation)
+                    state.waiters[id] = .done
+                }
+            }
+            return woken
         }
-        for waiter in waiters { waiter.continuation.resume(returning: error) }
+        for continuation in woken { continuation.resume(returning: error) }
     }
 
     /// Waits for a failure after `generation` (returns at once if one happened already).
     func wait(after generation: Int) async throws -> CertificatePinningError {
         let id = UUID()
+        state.withLock { $0.waiters[id] = .pending }
+        defer { state.withLock { _ = $0.waiters.removeValue(forKey: id) } }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 let immediate: Result<CertificatePinningError, any Error>? = state.withLock { state in
-                    if state.cancelled.remove(id) != nil { return .failure(CancellationError()) }
+                    if case .done = state.waiters[id] { return .failure(CancellationError()) }
                     if state.generation > generation, let last = state.last { return .success(last) }
-                    state.waiters[id] = (generation, continuation)
+                    state.waiters[id] = .waiting(continuation)
                     return nil
                 }
                 if let immediate { continuation.resume(with: immediate) }
             }
         } onCancel: {
-            let waiter = state.withLock { state in
-                let waiter = state.waiters.removeValue(forKey: id)
-                if waiter == nil { state.cancelled.insert(id) }
-                return waiter
+            let continuation = state.withLock { state -> CheckedContinuation<CertificatePinningError, any Error>? in
+                guard let waiter = state.waiters[id] else { return nil }
+                state.waiters[id] = .done
+                if case .waiting(let continuation) = waiter { return continuation }
+                return nil
             }
-            waiter?.continuation.resume(throwing: CancellationError())
+            continuation?.resume(throwing: CancellationError())
         }
     }
 }

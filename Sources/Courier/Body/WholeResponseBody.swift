@@ -28,6 +28,11 @@ package struct WholeResponseBody: Sendable {
         slot.withLock { $0 = (body, bytes) }
     }
 
+    /// Whether bytes are left for `body` (it was read whole, and holds no connection).
+    package func holds(_ body: HTTPBody) -> Bool {
+        slot.withLock { $0?.body === body }
+    }
+
     /// The bytes left for `body`, if it is the body they were left with; the slot is emptied.
     package func take(for body: HTTPBody) -> HTTPBody.ByteChunk? {
         slot.withLock { slot in

@@ -1,7 +1,9 @@
 import AsyncHTTPClient
 import Courier
 @testable import CourierAsyncHTTPClient
+import CourierTestServer
 import Foundation
+import NIOSSL
 import Testing
 
 /// The per-host `HTTPClient`s of ``PinningAsyncHTTPClientTransport`` stay bounded: a wildcard pin
@@ -58,5 +60,90 @@ struct PinnedHostClientsTests {
         transport.checkIn(host: "recent.example.test", recent)
         try await transport.shutdown()
         #expect(transport.pinnedHostClientCounts == (0, 0))
+    }
+
+    /// Whether `client` was shut down already (a second shutdown is refused).
+    private func isShutDown(_ client: HTTPClient) async -> Bool {
+        do {
+            try await client.shutdown()
+            return false
+        } catch {
+            return true
+        }
+    }
+
+    @Test("after shutdown() every client, kept or let go, is shut down (or shutting down)")
+    func shutdownWaitsForEveryClient() async throws {
+        let transport = transport()
+        var entries: [PinningAsyncHTTPClientTransport.PinnedClient] = []
+        for index in 0..<40 {
+            let host = "h\(index).example.test"
+            let entry = transport.checkOut(host: host, pins: pins)
+            transport.checkIn(host: host, entry)
+            entries.append(entry)
+        }
+        try await transport.shutdown()
+        for entry in entries { #expect(await isShutDown(entry.client)) }
+    }
+
+    @Test("clients past the limit that were all busy are let go as their requests end")
+    func letGoWhenRequestsEnd() async throws {
+        let transport = transport()
+        let limit = PinningAsyncHTTPClientTransport.maxPinnedHostClients
+        let hosts = (0..<(limit + 8)).map { "h\($0).example.test" }
+        let entries = hosts.map { transport.checkOut(host: $0, pins: pins) }
+        #expect(transport.pinnedHostClientCounts.kept == limit + 8)   // all busy: none may go
+        for (host, entry) in zip(hosts, entries) { transport.checkIn(host: host, entry) }
+        #expect(transport.pinnedHostClientCounts.kept == limit)
+        try await transport.shutdown()
+    }
+
+    @Test("a request that ends after shutdown() does not count against the client made since for its host")
+    func staleCheckIn() async throws {
+        let transport = transport()
+        let old = transport.checkOut(host: "a.example.test", pins: pins)
+        try await transport.shutdown()
+        let current = transport.checkOut(host: "a.example.test", pins: pins)
+        transport.checkIn(host: "a.example.test", old)   // the old request ends now
+        for index in 0..<100 {
+            let host = "h\(index).example.test"
+            transport.checkIn(host: host, transport.checkOut(host: host, pins: pins))
+        }
+        // `current` still carries its request: it is kept.
+        #expect(transport.checkOut(host: "a.example.test", pins: pins) === current)
+        try? await transport.shutdown()   // the shared unpinned client refuses a second shutdown
+    }
+
+    @Test("a response body still streaming keeps its client: other pinned hosts cannot shut it down under the reader")
+    func streamingBodyKeepsItsClient() async throws {
+        let authority = try TestCertificateAuthority()
+        let leaf = try authority.validLeaf()
+        let server = try await FaultServer.start(tls: .init(leaf))
+        var configuration = AsyncHTTPClientTransport.recommendedConfiguration()
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.trustRoots = .certificates([authority.certificate])
+        configuration.tlsConfiguration = tls
+        let transport = PinningAsyncHTTPClientTransport(
+            pinning: CertificatePinning(pins: ["127.0.0.1": [.spki(leaf.spkiPin)], "**.example.test": pins]), configuration: configuration)
+        let client = APIClient(configuration: APIConfiguration(baseURL: server.baseURL, timeout: .seconds(120)), transport: transport)
+        do {
+            let streamed = try await client.stream(for: Request<Data>(path: "/drip", query: [.init(name: "ms", value: "10"), .init(name: "bytes", value: "60")]))
+            // While the body drips in, requests to more pinned hosts than the limit come and go.
+            for index in 0..<(PinningAsyncHTTPClientTransport.maxPinnedHostClients + 8) {
+                let host = "h\(index).example.test"
+                transport.checkIn(host: host, transport.checkOut(host: host, pins: pins))
+            }
+            var received = 0
+            for try await chunk in try #require(streamed.body) { received += chunk.count }
+            #expect(received == 60)
+            // Once the body is read and released, a later request finds the client free.
+            #expect(try await client.send(Request<Data>(path: "/ok")).count == 11)
+        } catch {
+            try? await transport.shutdown()
+            await server.stop()
+            throw error
+        }
+        try await transport.shutdown()
+        await server.stop()
     }
 }

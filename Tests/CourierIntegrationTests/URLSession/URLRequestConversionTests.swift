@@ -22,10 +22,13 @@ struct URLRequestConversionTests {
 
     @Test("URL, method and distinct fields are carried over; the transport's fields are added")
     func distinctFields() throws {
-        for method in [HTTPRequest.Method.get, .post, .delete, HTTPRequest.Method("PURGE")!] {
+        for method in [HTTPRequest.Method.get, .head, .post, .delete, HTTPRequest.Method("PURGE")!] {
             let converted = try URLSessionTransport.urlRequest(for: request([("Accept", "application/json"), ("X-Trace", "t1")], method: method), context: context)
             #expect(converted.url?.absoluteString == "https://api.example.com/users?page=2")
             #expect(converted.httpMethod == method.rawValue)
+            // The session's backstop timer: the 60 s the context has left (rounded up to whole
+            // seconds on Linux).
+            #expect(converted.timeoutInterval > 59 && converted.timeoutInterval <= 60)
             let fields = try #require(converted.allHTTPHeaderFields)
             var expected = ["Accept": "application/json", "X-Trace": "t1"]
             for added in URLSessionTransport.addedHeaderFields { expected[added.name] = added.value }
