@@ -59,6 +59,7 @@ import OpenAPIRuntime
 public struct CachingMiddleware: Middleware {
     /// Which stale responses may be served (RFC 5861). Off by default.
     public struct StaleResponses: OptionSet, Sendable, Hashable {
+        /// The options as bits.
         public let rawValue: Int
         /// Creates a set from its raw value.
         public init(rawValue: Int) { self.rawValue = rawValue }

@@ -79,7 +79,6 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible {
     /// The media type of a file: from its name's extension, else from its first bytes (JPEG,
     /// PNG, GIF, TIFF, WebP, PDF, ZIP), else `text/plain` for short valid UTF-8, else
     /// `application/octet-stream`.
-
     public static func infer<Bytes: Collection<UInt8>>(fileName: String?, data: Bytes?) -> MediaType {
         if let fileName, let type = forExtension(of: fileName) { return type }
         if let data {

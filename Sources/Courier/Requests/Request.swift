@@ -17,13 +17,19 @@ public struct Request<Response: Sendable>: APIRequest {
     /// The function that turns a response into a value.
     public typealias Decoder = @Sendable (HTTPResponse, Data, DecodingContext) throws -> Response
 
+    /// The HTTP method (GET unless given).
     public var method: HTTPRequest.Method
+    /// The path, relative to the base URL; `{name}` placeholders are filled from
+    /// ``pathParameters``, each value percent-encoded as one segment.
     public var path: RequestPath
+    /// Values for the path's `{name}` placeholders.
     public var pathParameters: [String: String]
+    /// The query items, in order.
     public var query: [URLQueryItem]
     /// The header fields; a value with CR, LF or NUL set through them fails the request when
     /// it is sent (see ``RequestHeaders``).
     public var headers: RequestHeaders
+    /// The body, if any (``RequestBody``: JSON, form, multipart, a file, bytes or a stream).
     public var body: RequestBody?
     /// The per-request settings. They also carry an input error a builder recorded, so a
     /// request built with one fails when sent even after its options were replaced.
@@ -62,6 +68,8 @@ public struct Request<Response: Sendable>: APIRequest {
         self.decoder = decode
     }
 
+    /// The response decoded by the function this request was made with (JSON for a
+    /// `Decodable` response, the bytes for `Data`, unless another was given).
     public func decode(_ response: HTTPResponse, body: Data, context: DecodingContext) throws -> Response {
         try decoder(response, body, context)
     }
