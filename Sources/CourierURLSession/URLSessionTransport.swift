@@ -183,24 +183,33 @@ public final class URLSessionTransport: Transport {
     /// ", " would glue them into one cookie's value.
     static func headerDictionary(_ fields: HTTPFields) -> [String: String] {
         var dictionary = [String: String](minimumCapacity: fields.count + addedHeaderFields.count)
-        // A request's few fields are compared pairwise (no name repeats in almost every
-        // request); past a dozen, a dictionary of canonical names does it in one pass.
-        let names = fields.map { $0.name }
-        let lookup: [String: String]? = names.count > 12 ? Dictionary(names.map { ($0.canonicalName, $0.rawName) }, uniquingKeysWith: { first, _ in first }) : nil
-        func firstWritten(_ name: HTTPField.Name, before index: Int) -> String {
-            if let lookup { return lookup[name.canonicalName] ?? name.rawName }
-            for earlier in names[..<index] where earlier.canonicalName == name.canonicalName { return earlier.rawName }
-            return name.rawName
+        func join(_ value: String, to name: String, cookie: Bool) {
+            dictionary[name]?.append((cookie ? "; " : ", ") + value)
         }
-        for (index, field) in fields.enumerated() {
-            let name = firstWritten(field.name, before: index)
-            if let existing = dictionary[name] {
-                dictionary[name] = existing + (field.name == .cookie ? "; " : ", ") + field.value
-            } else {
-                dictionary[name] = field.value
+        if fields.count <= 12 {
+            // A request's few fields are compared pairwise (no name repeats in almost every
+            // request, and then each field is one dictionary write).
+            for index in fields.indices {
+                let field = fields[index]
+                if let earlier = fields[..<index].first(where: { $0.name.canonicalName == field.name.canonicalName }) {
+                    join(field.value, to: earlier.name.rawName, cookie: field.name == .cookie)
+                } else {
+                    dictionary[field.name.rawName] = field.value
+                }
+            }
+        } else {
+            // Past a dozen, the name first written for each canonical name is looked up.
+            var firstWritten: [String: String] = [:]
+            for field in fields {
+                if let name = firstWritten[field.name.canonicalName] {
+                    join(field.value, to: name, cookie: field.name == .cookie)
+                } else {
+                    firstWritten[field.name.canonicalName] = field.name.rawName
+                    dictionary[field.name.rawName] = field.value
+                }
             }
         }
-        for added in addedHeaderFields where !names.contains(where: { $0.canonicalName == added.canonicalName }) {
+        for added in addedHeaderFields where !fields.contains(where: { $0.name.canonicalName == added.canonicalName }) {
             dictionary[added.name] = added.value
         }
         return dictionary
