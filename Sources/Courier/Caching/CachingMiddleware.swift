@@ -23,9 +23,10 @@ import OpenAPIRuntime
 /// What it does:
 /// - **Stores** `GET` responses the client reads whole (`send`, `response(for:)`, `data(for:)`)
 ///   when HTTP allows: no `no-store` in the request or the response; a status with a heuristic
-///   lifetime (200, 203, 204, 300, 301, 308, 404, 405, 410, 414, 501) or explicit freshness
+///   lifetime (200, 203, 204, 404, 405, 410, 414, 501) or explicit freshness
 ///   (`max-age`, `Expires`); `Vary` not `*` and naming at most 32
-///   fields; not reached through a redirect; and useful — fresh for a while, or carrying a
+///   fields; not a redirect (the middleware sees one only when a request follows none) and not
+///   reached through one; and useful — fresh for a while, or carrying a
 ///   validator (`ETag`, `Last-Modified`). `Set-Cookie` fields are not stored. Being a
 ///   private cache, it stores responses to requests with `Authorization` and `private`
 ///   responses; the key separates credentials (``HTTPCacheKey``).
@@ -36,7 +37,10 @@ import OpenAPIRuntime
 ///   response says `must-revalidate`.
 /// - **Revalidates** a stale response with `If-None-Match`/`If-Modified-Since`; a `304` refreshes
 ///   the stored header fields and returns the stored body with its status
-///   (``CacheOutcome/revalidated``).
+///   (``CacheOutcome/revalidated``) — in the store only if the entry is still the one it
+///   validated (not replaced or removed meanwhile).
+/// - **Purges win**: a response to a request that was under way when the store was purged
+///   (``HTTPCacheStore/removeAll()`` at logout) is not stored (``HTTPCacheStore/purgeCount``).
 /// - **Invalidates** the stored response for a URL after an unsafe request (`POST`, `PUT`,
 ///   `PATCH`, `DELETE`, …) to it succeeds, and for its `Location` and `Content-Location` when
 ///   they are on the same origin (RFC 9111 §4.4) — the entries of the same namespace and
@@ -210,6 +214,8 @@ public struct CachingMiddleware: Middleware {
     /// removes the entry under `key` when `replacesEntry` and the answer may not be stored.
     private func fetch(_ request: HTTPRequest, context: RequestContext, key: HTTPCacheKey, validating: Validation?,
                        requestControl: CacheControl, replacesEntry: Bool, next: HTTPHandler) async throws -> (HTTPResponse, HTTPBody?) {
+        // A purge (logout) while this request is under way: nothing of its answer is stored.
+        let purges = await store.purgeCount
         var outgoing = request
         if let stored = validating?.entry.response.headerFields {
             // Both validators in one pass over the stored fields.
@@ -259,7 +265,15 @@ public struct CachingMiddleware: Middleware {
                 refreshed.responseDate = responseDate
                 let refreshedControl = CacheControl(refreshed.response.headerFields)
                 if !requestControl.noStore, !refreshedControl.noStore {
-                    await store.store(refreshed)
+                    // RFC 9111 §4.3.4: the 304 updates the response it validated — not one
+                    // stored since by another request, nor one removed since (a purge, an
+                    // invalidation) — and only when its own ETag, if any, is that response's.
+                    let current = await store.entry(for: key)
+                    let eTag = head.headerFields[.eTag]
+                    if let current, current.requestDate == validating.entry.requestDate, current.responseDate == validating.entry.responseDate,
+                       eTag == nil || eTag == validating.entry.response.headerFields[.eTag] {
+                        await store(refreshed, unlessPurgedSince: purges)
+                    }
                 } else {
                     await store.removeEntry(for: key)
                 }
@@ -289,16 +303,27 @@ public struct CachingMiddleware: Middleware {
                                                  summary: RequestSummary(request, context: context))
         let entry = CachedHTTPResponse(key: key, response: StoredHeaderFields.storable(head), body: data, requestDate: requestDate,
                                        responseDate: responseDate, varyingRequestFields: vary.selectingValues(of: request, sensitive: context.sensitiveHeaders))
-        await store.store(entry)
+        await store(entry, unlessPurgedSince: purges)
         log(.miss, key, context: context)
         return (tagged, HTTPBody(entry.bytes))
+    }
+
+    /// Stores `entry` unless the store was purged since it counted `purges`; a purge that comes
+    /// while the entry is written removes it again.
+    private func store(_ entry: CachedHTTPResponse, unlessPurgedSince purges: Int) async {
+        guard await store.purgeCount == purges else { return }
+        await store.store(entry)
+        if await store.purgeCount != purges { await store.removeEntry(for: entry.key) }
     }
 
     /// The response's `Vary` when the response may and should be stored; `nil` otherwise.
     private func storableVary(_ head: HTTPResponse, request: HTTPRequest, requestControl: CacheControl, context: RequestContext,
                               requestDate: Date, responseDate: Date) -> CacheVary? {
         let code = head.status.code
-        guard !requestControl.noStore, (200..<600).contains(code), code != 206, code != 304 else { return nil }
+        // No redirect: this middleware sits above the client's redirect following, so it sees one
+        // only when a request follows none, and a stored one would be served unfollowed to
+        // requests that do.
+        guard !requestControl.noStore, (200..<600).contains(code), code != 206, !(300..<400).contains(code) else { return nil }
         let control = CacheControl(head.headerFields)
         guard !control.noStore else { return nil }
         let explicit = control.maxAge != nil || head.headerFields.has(.expires)
@@ -337,9 +362,18 @@ public struct CachingMiddleware: Middleware {
         let middleware = self
         Task {
             defer { _ = middleware.backgroundRevalidations.withLock { $0.remove(key) } }
-            if let (_, body) = try? await middleware.fetch(request, context: context, key: key, validating: (stored, control, freshness),
-                                                          requestControl: requestControl, replacesEntry: true, next: next) {
+            do {
+                let (_, body) = try await middleware.fetch(request, context: context, key: key, validating: (stored, control, freshness),
+                                                           requestControl: requestControl, replacesEntry: true, next: next)
                 await BodyReading.drain(body)
+            } catch {
+                // Nobody waits for this answer: say why the stale response stays.
+                context.logger.debug("HTTP cache revalidation failed", metadata: [
+                    "courier.operation": "\(context.operationName)",
+                    "courier.cache": "revalidation-failed",
+                    "url.full": "\(context.queryNames.redact(url: key.url))",
+                    "error.type": "\(type(of: error))",
+                ])
             }
         }
     }

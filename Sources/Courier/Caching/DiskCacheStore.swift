@@ -47,6 +47,8 @@ public final class DiskCacheStore: HTTPCacheStore {
     /// Whether an eviction pass is running, so that concurrent writes do not list the
     /// directory several times over.
     private let evicting = Locked(false)
+    /// How many purges this store has had (counted when one starts).
+    private let purges = Locked(0)
 
     /// Temporary files older than this are leftovers of a crashed writer.
     private static let temporaryFileLifetime: TimeInterval = 60
@@ -117,6 +119,7 @@ public final class DiskCacheStore: HTTPCacheStore {
     /// Removes every entry whose key matches `predicate`, reading only each file's metadata.
     /// Damaged files are removed too.
     public func removeEntries(where predicate: @escaping @Sendable (HTTPCacheKey) -> Bool) async {
+        purges.withLock { $0 += 1 }
         await perform { [files] in
             for file in files.scan() where !file.isTemporary {
                 switch files.readEntry(file.name, body: false, maxFileSize: .max, touch: false) {
@@ -134,11 +137,15 @@ public final class DiskCacheStore: HTTPCacheStore {
     /// Removes every entry, and the temporary files of writes in progress (those writes are
     /// then dropped), leaving the directory empty of cache files.
     public func removeAll() async {
+        purges.withLock { $0 += 1 }
         await perform { [files] in
             for file in files.scan() { files.removeFile(file.name) }
             self.estimatedBytes.withLock { $0 = 0 }
         }
     }
+
+    /// How many purges (``removeAll()``, ``removeEntries(where:)``) this store has had.
+    public var purgeCount: Int { purges.withLock { $0 } }
 
     // MARK: Internals
 

@@ -26,9 +26,18 @@ public protocol HTTPCacheStore: Sendable {
     func removeEntries(where predicate: @escaping @Sendable (HTTPCacheKey) -> Bool) async
     /// Removes every entry.
     func removeAll() async
+    /// How many purges (``removeAll()``, ``removeEntries(where:)``) the store has had.
+    /// ``CachingMiddleware`` reads it before a request goes out and stores nothing from that
+    /// request if it changed meanwhile, so a purge at logout is not undone by a response still
+    /// under way. A store of your own that does not count them (the default: always 0) has no
+    /// such protection.
+    var purgeCount: Int { get async }
 }
 
 extension HTTPCacheStore {
+    /// A store that does not count its purges: always 0 (see the requirement).
+    public var purgeCount: Int { 0 }
+
     /// Removes every entry for `url` (any method, namespace or credentials), as after a change
     /// to that resource. The URL is keyed as the middleware keys requests: a secret query value
     /// (`access_token=…`, a name in `sensitiveQueryNames` — pass your configuration's) as its

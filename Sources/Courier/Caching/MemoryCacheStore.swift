@@ -35,6 +35,7 @@ public final class MemoryCacheStore: HTTPCacheStore {
         var recencyStart = 0
         var tick: UInt64 = 0
         var totalCost = 0
+        var purges = 0
     }
 
     private let state = Locked(State())
@@ -95,6 +96,7 @@ public final class MemoryCacheStore: HTTPCacheStore {
 
     public func removeEntries(where predicate: @escaping @Sendable (HTTPCacheKey) -> Bool) async {
         state.withLock { state in
+            state.purges += 1
             for key in state.entries.keys where predicate(key) {
                 if let old = state.entries.removeValue(forKey: key) { state.totalCost -= old.cost }
             }
@@ -102,8 +104,15 @@ public final class MemoryCacheStore: HTTPCacheStore {
     }
 
     public func removeAll() async {
-        state.withLock { $0 = State() }
+        state.withLock { state in
+            let purges = state.purges
+            state = State()
+            state.purges = purges + 1
+        }
     }
+
+    /// How many purges (``removeAll()``, ``removeEntries(where:)``) this store has had.
+    public var purgeCount: Int { state.withLock { $0.purges } }
 
     private static func evictOldest(_ state: inout State) {
         while state.recencyStart < state.recency.count {

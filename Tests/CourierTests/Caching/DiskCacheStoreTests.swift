@@ -101,6 +101,20 @@ struct DiskCacheStoreTests {
         }
     }
 
+    @Test("purges are counted (removeAll, removeEntries), so the middleware can tell a response started before one")
+    func purgesCounted() async throws {
+        try await withDirectory { directory in
+            let store = DiskCacheStore(directory: directory)
+            #expect(await store.purgeCount == 0)
+            await store.store(Self.entry(Self.key("/a")))
+            await store.removeEntry(for: Self.key("/a"))   // one entry's invalidation: not a purge
+            #expect(await store.purgeCount == 0)
+            await store.removeEntries(withURLPrefix: "https://api.example.com/")
+            await store.removeAll()
+            #expect(await store.purgeCount == 2)
+        }
+    }
+
     @Test("storing under a key replaces the entry; an empty body round-trips")
     func replace() async throws {
         try await withDirectory { directory in

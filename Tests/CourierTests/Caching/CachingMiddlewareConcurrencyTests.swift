@@ -1,0 +1,158 @@
+import Courier
+import CourierTesting
+import Foundation
+import HTTPTypes
+import InMemoryLogging
+import Logging
+import OpenAPIRuntime
+import Testing
+
+/// What a response still under way may do to the store once it arrives: not undo a purge, not
+/// overwrite a newer answer; and what a request that follows no redirect may leave there.
+@Suite("CachingMiddleware: responses that arrive after the store changed, and unfollowed redirects")
+struct CachingMiddlewareConcurrencyTests: CachingTestBed {
+    let clock = CacheTestClock()
+
+    /// A gate a test opens: the origin's answers wait for it.
+    final class Gate: Sendable {
+        private let state = Locked<(open: Bool, waiters: [CheckedContinuation<Void, Never>], arrived: Int)>((false, [], 0))
+        func wait() async {
+            await withCheckedContinuation { continuation in
+                let open = state.withLock { state -> Bool in
+                    state.arrived += 1
+                    if !state.open { state.waiters.append(continuation) }
+                    return state.open
+                }
+                if open { continuation.resume() }
+            }
+        }
+        var arrived: Int { state.withLock { $0.arrived } }
+        func open() {
+            let waiters = state.withLock { state in
+                state.open = true
+                defer { state.waiters = [] }
+                return state.waiters
+            }
+            for waiter in waiters { waiter.resume() }
+        }
+    }
+
+    /// An origin whose answers to requests the test marks wait at `gate`.
+    private func transport(gate: Gate, holds: @escaping @Sendable (HTTPRequest, Int) -> Bool,
+                           answer: @escaping @Sendable (HTTPRequest, Int) -> (HTTPResponse.Status, [(HTTPField.Name, String)], String)) -> (any Transport, Locked<Int>) {
+        let calls = Locked(0)
+        let transport = MiddlewareTestTransport { request, _, _ in
+            let call = calls.withLock { $0 += 1; return $0 }
+            if holds(request, call) { await gate.wait() }
+            let (status, fields, body) = answer(request, call)
+            var headerFields = HTTPFields()
+            for (name, value) in fields { headerFields.append(HTTPField(name: name, value: value)) }
+            return (HTTPResponse(status: status, headerFields: headerFields), HTTPBody(body))
+        }
+        return (transport, calls)
+    }
+
+    private func waitUntil(_ condition: () -> Bool) async throws {
+        for _ in 0..<12_000 where !condition() { try await Task.sleep(for: .milliseconds(5)) }
+    }
+
+    @Test("a response under way when the store is purged (logout) is not stored afterwards: a plain miss, and a background revalidation; memory and disk stores",
+          arguments: [false, true], [false, true])
+    func purgeIsNotUndone(inBackground: Bool, onDisk: Bool) async throws {
+        let gate = Gate()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-purge-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store: any HTTPCacheStore = onDisk ? DiskCacheStore(directory: directory) : MemoryCacheStore()
+        func storedCount() async -> Int {
+            await store.entry(for: HTTPCacheKey(namespace: "default", method: "GET", url: "https://api.example.com/v1/items", credentials: nil)) == nil ? 0 : 1
+        }
+        let held = inBackground ? 2 : 1
+        let (origin, _) = transport(gate: gate, holds: { _, call in call == held }) { request, call in
+            if request.headerFields[.ifNoneMatch] != nil { return (.notModified, [(.eTag, "\"1\""), (.cacheControl, "max-age=60")], "") }
+            return (.ok, [(.eTag, "\"1\""), (.cacheControl, "max-age=10, stale-while-revalidate=60")], "user A's \(call)")
+        }
+        let client = MiddlewareFixtures.client(origin, [cache(store, stale: .whileRevalidating)])
+        var foreground: Task<String, any Error>?
+        if inBackground {
+            _ = try await client.send(get())
+            clock.advance(by: 20)
+            // Stale: served at once, refreshed in the background (that answer is held).
+            #expect(try await client.send(get()) == "user A's 1")
+        } else {
+            foreground = Task { try await client.send(get()) }
+        }
+        try await waitUntil { gate.arrived == 1 }
+        #expect(gate.arrived == 1)
+        await store.removeAll()            // logout
+        gate.open()                        // the answer to the request sent before it arrives
+        _ = try await foreground?.value
+        for _ in 0..<100 where await storedCount() == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(await storedCount() == 0)
+    }
+
+    @Test("a 304 that arrives after a newer response was stored does not put the older one back")
+    func lateNotModified() async throws {
+        let gate = Gate()
+        let store = MemoryCacheStore()
+        let (origin, _) = transport(gate: gate, holds: { request, _ in request.headerFields[.ifNoneMatch] != nil }) { request, call in
+            if request.headerFields[.ifNoneMatch] != nil { return (.notModified, [(.cacheControl, "max-age=60")], "") }
+            return (.ok, [(.eTag, "\"\(call)\""), (.cacheControl, "max-age=10")], "v\(call)")
+        }
+        let client = MiddlewareFixtures.client(origin, [cache(store)])
+        #expect(try await client.send(get()) == "v1")
+        clock.advance(by: 20)
+        // A revalidates v1; its 304 is held.
+        let revalidating = Task { try await client.send(get()) }
+        try await waitUntil { gate.arrived == 1 }
+        // B reloads meanwhile and stores v2.
+        var reload = RequestOptions()
+        reload.cachePolicy = .reloadIgnoringCache
+        #expect(try await client.send(get(options: reload)) == "v3")
+        gate.open()
+        #expect(try await revalidating.value == "v1")   // A's own answer: the body its 304 confirmed
+        #expect(try await client.send(get()) == "v3")   // the store keeps the newer response
+    }
+
+    @Test("a redirect answered to a request that follows none is not stored: a later request follows it")
+    func unfollowedRedirect() async throws {
+        let origin = CacheOrigin { request, call in
+            request.path == "/v1/go" ? (.movedPermanently, [(.location, "/v1/target"), (.cacheControl, "max-age=3600")], "") : (.ok, [], "target \(call)")
+        }
+        var configuration = APIConfiguration(baseURL: MiddlewareFixtures.baseURL)
+        configuration.acceptableStatusCodes = Set(200..<400)
+        let client = APIClient(configuration: configuration, transport: origin.transport, middleware: [cache()])
+        var noFollow = RequestOptions()
+        noFollow.redirectPolicy = RedirectPolicy.none
+        let unfollowed = try await client.response(for: get("/go", options: noFollow))
+        #expect(unfollowed.statusCode == 301)
+        #expect(try await client.send(get("/go")) == "target 3")
+        #expect(origin.count == 3)
+    }
+
+    @Test("a background revalidation that fails says so in a debug line")
+    func backgroundFailureLogged() async throws {
+        let handler = InMemoryLogHandler()
+        var logger = Logger(label: "test") { _ in handler }
+        logger.logLevel = .debug
+        let failing = Locked(false)
+        let (origin, _) = transport(gate: Gate(), holds: { _, _ in false }) { _, call in
+            (.ok, [(.eTag, "\"1\""), (.cacheControl, "max-age=10, stale-while-revalidate=60")], "v\(call)")
+        }
+        let erroring = MiddlewareTestTransport { request, body, context in
+            if failing.current { throw TransportError(.connectionFailed, "refused", requestMayHaveBeenSent: false) }
+            return try await origin.send(request, body: body, context: context)
+        }
+        var configuration = APIConfiguration(baseURL: MiddlewareFixtures.baseURL)
+        configuration.logger = logger
+        let client = APIClient(configuration: configuration, transport: erroring, middleware: [cache(stale: .whileRevalidating)])
+        _ = try await client.send(get())
+        clock.advance(by: 20)
+        failing.withLock { $0 = true }
+        #expect(try await client.send(get()) == "v1")
+        func failureLines() -> [String] {
+            handler.entries.filter { $0.metadata["courier.cache"]?.description == "revalidation-failed" }.map { "\($0.message)" }
+        }
+        for _ in 0..<1_000 where failureLines().isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(failureLines().count == 1)
+    }
+}
