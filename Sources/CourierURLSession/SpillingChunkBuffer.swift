@@ -24,6 +24,10 @@ final class SpillingChunkBuffer: Sendable {
     static let defaultMemoryLimit = 1 << 20
     /// The most bytes read back from the file at once.
     static let readSize = 256 << 10
+    /// Chunks that arrive smaller than this are added to the unread chunk before them, up to
+    /// this size: a body sent in 1-byte chunks (one delegate call each) would otherwise cost an
+    /// allocation and an array slot per byte, 80 times its size, uncounted.
+    static let coalescedChunkSize = 16 << 10
 
     private struct State {
         /// Chunks in memory, oldest first (all older than anything in the file).
@@ -42,15 +46,23 @@ final class SpillingChunkBuffer: Sendable {
         var closed = false
         /// Bytes that went through the file, for tests and figures.
         var spilled: Int64 = 0
+        /// Bytes taken so far, for ``maxBytes``.
+        var received: Int64 = 0
     }
 
     private let state = Locked(State())
     private let memoryLimit: Int
+    private let maxBytes: Int?
     private let directory: URL
 
     /// A buffer keeping `memoryLimit` bytes in memory, spilling to a file in `directory`.
-    init(memoryLimit: Int = SpillingChunkBuffer.defaultMemoryLimit, directory: URL) {
+    /// With `maxBytes` (the body's size limit), a body longer than that ends with
+    /// ``BodyReading/LimitExceeded`` once the bytes within it are read, and ``append(_:)`` says
+    /// to stop the transfer: the reader would fail there anyway, and the rest is never written
+    /// to the disk.
+    init(memoryLimit: Int = SpillingChunkBuffer.defaultMemoryLimit, maxBytes: Int? = nil, directory: URL) {
         self.memoryLimit = memoryLimit
+        self.maxBytes = maxBytes
         self.directory = directory
     }
 
@@ -64,15 +76,20 @@ final class SpillingChunkBuffer: Sendable {
     /// The bytes that have gone through the spill file so far.
     var spilledBytes: Int64 { state.withLock { $0.spilled } }
 
+    /// The unread chunks held in memory (for tests).
+    var memoryChunkCount: Int { state.withLock { $0.memory.count - $0.memoryStart } }
+
     /// Adds the next chunk (the session's delegate queue). A chunk that cannot be written to the
     /// file ends the body with that error (a ``TransportError`` naming the directory and the
-    /// file system's reason), after what is in memory.
+    /// file system's reason), after what is in memory; so does a chunk past ``maxBytes``, with
+    /// ``BodyReading/LimitExceeded``.
     /// An empty chunk reaches a waiting reader only (it says "the transfer is moving", for the
     /// client's idle timeout) and is never buffered.
     ///
     /// - Returns: `false` when the body has ended with such an error: the transfer should stop.
     @discardableResult
     func append(_ data: Data) -> Bool {
+        var limitError: BodyReading.LimitExceeded?
         let (waiter, failed) = state.withLock { state -> (CheckedContinuation<ArraySlice<UInt8>?, any Error>?, Bool) in
             if case .failure? = state.end { return (nil, true) }
             guard !state.closed, state.end == nil else { return (nil, false) }
@@ -80,12 +97,27 @@ final class SpillingChunkBuffer: Sendable {
                 defer { state.waiter = nil }
                 return (state.waiter, false)
             }
+            state.received += Int64(data.count)
+            if let maxBytes, state.received > Int64(maxBytes) {
+                // A waiting reader has read everything before this chunk: it gets the error now.
+                let error = BodyReading.LimitExceeded(limit: maxBytes)
+                state.end = .failure(error)
+                limitError = error
+                defer { state.waiter = nil }
+                return (state.waiter, true)
+            }
             if let waiter = state.waiter {
                 state.waiter = nil
                 return (waiter, false)          // nothing is buffered: straight to the reader
             }
             if state.written == state.read, state.memoryBytes + data.count <= memoryLimit {
-                state.memory.append(ArraySlice(data))
+                let last = state.memory.count - 1
+                if last >= state.memoryStart, data.count < Self.coalescedChunkSize,
+                   state.memory[last].count + data.count <= Self.coalescedChunkSize {
+                    state.memory[last].append(contentsOf: data)
+                } else {
+                    state.memory.append(ArraySlice(data))
+                }
                 state.memoryBytes += data.count
                 return (nil, false)
             }
@@ -97,7 +129,11 @@ final class SpillingChunkBuffer: Sendable {
             }
             return (nil, false)
         }
-        waiter?.resume(returning: ArraySlice(data))
+        if let limitError {
+            waiter?.resume(throwing: limitError)
+        } else {
+            waiter?.resume(returning: ArraySlice(data))
+        }
         return !failed
     }
 

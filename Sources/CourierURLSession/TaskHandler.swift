@@ -90,15 +90,20 @@ final class TaskHandler: Sendable {
     /// Where a streamed body that cannot be paused spills what its reader has not taken past
     /// 1 MiB (`nil`: it stays in memory). See ``SpillingChunkBuffer``.
     private let spillDirectory: URL?
+    /// The body's size limit, past which a spilled body ends (`nil`: none). See
+    /// ``SpillingChunkBuffer``.
+    private let maxStreamedBytes: Int?
     /// Where a body delivered whole is also left for the client, which then collects it without
     /// iterating it (see `WholeResponseBody`).
     private let whole: WholeResponseBody?
 
-    /// A handler for `task`; with a `bufferLimit`, bodies up to that size are delivered whole.
+    /// A handler for `task`; with a `bufferLimit`, bodies up to that size are delivered whole;
+    /// a streamed body that spills ends past `maxStreamedBytes`.
     init(task: URLSessionTask, deadlines: DeadlineWatch, isHead: Bool, bufferLimit: Int? = nil, progress: UploadProgressReporter? = nil,
          flow: ReceiveFlow? = nil, sink: ResponseBodySink? = nil, sinkStatuses: Set<Int> = [], spillDirectory: URL? = nil,
-         whole: WholeResponseBody? = nil, onFinish: (@Sendable () -> Void)? = nil) {
+         maxStreamedBytes: Int? = nil, whole: WholeResponseBody? = nil, onFinish: (@Sendable () -> Void)? = nil) {
         self.task = task
+        self.maxStreamedBytes = maxStreamedBytes
         self.whole = whole
         self.deadlines = deadlines
         self.spillDirectory = flow == nil ? spillDirectory : nil
@@ -260,7 +265,7 @@ final class TaskHandler: Sendable {
         let outlet: BodyOutlet
         let body: HTTPBody?
         if let spillDirectory, !isHead {
-            let buffer = SpillingChunkBuffer(directory: spillDirectory)
+            let buffer = SpillingChunkBuffer(maxBytes: maxStreamedBytes, directory: spillDirectory)
             if let buffered { buffer.append(Data(buffered)) }
             outlet = .spill(buffer)
             body = HTTPBody(SpilledBody(buffer: buffer, handler: self), length: .unknown, iterationBehavior: .single)

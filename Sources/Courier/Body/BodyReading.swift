@@ -56,6 +56,8 @@ package enum BodyReading {
         /// The limit in bytes.
         package let limit: Int
         package var description: String { "the response body is larger than the limit of \(limit) bytes" }
+        /// The error of a body longer than `limit` bytes.
+        package init(limit: Int) { self.limit = limit }
     }
 
     /// ``collect(_:head:limit:summary:whole:)`` for a caller that does not know the request:

@@ -44,7 +44,9 @@ struct SpillingChunkBufferTests {
         let buffer = SpillingChunkBuffer(memoryLimit: 10, directory: dir)
         for byte: UInt8 in [1, 2, 3] { buffer.append(Data(repeating: byte, count: 4)) }
         #expect(buffer.spilledBytes == 4)
-        for expected: UInt8 in [1, 2, 3] { #expect(try await buffer.next() == ArraySlice(repeating: expected, count: 4)) }
+        var read: [UInt8] = []
+        while read.count < 12, let chunk = try await buffer.next() { read += chunk }
+        #expect(read == [1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3])
         buffer.append(Data(repeating: 4, count: 4))
         #expect(buffer.spilledBytes == 4)
         buffer.finish(throwing: nil)
@@ -112,6 +114,68 @@ struct SpillingChunkBufferTests {
             #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
         }
     }
+
+    @Test("a body that arrives in tiny chunks is kept in few allocations, not one per chunk")
+    func tinyChunks() async throws {
+        let dir = try directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let buffer = SpillingChunkBuffer(directory: dir)
+        // `Transfer-Encoding: chunked` with 1-byte chunks: one delegate call per byte.
+        for index in 0..<300_000 { buffer.append(Data([UInt8(truncatingIfNeeded: index)])) }
+        #expect(buffer.memoryChunkCount <= 300_000 / SpillingChunkBuffer.coalescedChunkSize + 1)
+        buffer.finish(throwing: nil)
+        let bytes = try await readAll(buffer)
+        #expect(bytes.count == 300_000)
+        #expect(bytes.enumerated().allSatisfy { $0.element == UInt8(truncatingIfNeeded: $0.offset) })
+    }
+
+    @Test("a body past its size limit ends with LimitExceeded after the bytes within it, and append says stop")
+    func sizeLimit() async throws {
+        let dir = try directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let buffer = SpillingChunkBuffer(memoryLimit: 4, maxBytes: 10, directory: dir)
+        #expect(buffer.append(Data([1, 2, 3, 4])))
+        #expect(buffer.append(Data([5, 6, 7, 8])))     // spilled
+        #expect(!buffer.append(Data([9, 10, 11])), "past 10 bytes: the transfer should stop")
+        #expect(!buffer.append(Data([12])))
+        var read: [UInt8] = []
+        await #expect(throws: BodyReading.LimitExceeded.self) { while let chunk = try await buffer.next() { read += chunk } }
+        #expect(read == [1, 2, 3, 4, 5, 6, 7, 8])
+    }
+
+    @Test("a reader waiting for the next chunk when the size limit is passed gets LimitExceeded, not a wait without end")
+    func sizeLimitWithWaitingReader() async throws {
+        let dir = try directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let buffer = SpillingChunkBuffer(memoryLimit: 4, maxBytes: 10, directory: dir)
+        #expect(buffer.append(Data([1, 2, 3, 4, 5, 6])))
+        #expect(try await buffer.next() == [1, 2, 3, 4, 5, 6])
+        let reader = Task { try await buffer.next() }
+        try await Task.sleep(for: .milliseconds(50))   // the reader waits
+        #expect(!buffer.append(Data([7, 8, 9, 10, 11])))
+        buffer.finish(throwing: nil)                    // the transfer's end comes after: ignored
+        await #expect(throws: BodyReading.LimitExceeded.self) { _ = try await reader.value }
+    }
+
+    #if canImport(FoundationNetworking)   // Apple platforms pause the transfer instead: nothing spills
+    @Test("a stream whose request caps its size stops the transfer at the cap when its reader lags: the disk does not take the rest")
+    func cappedStreamStopsAtTheCap() async throws {
+        let dir = try directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try await withTestServer { (server: TestServer) async throws in
+            let transport = URLSessionTransport(temporaryDirectory: dir)
+            let client = APIClient(configuration: APIConfiguration(baseURL: server.baseURL), transport: transport)
+            var options = RequestOptions()
+            options.maxResponseSize = 8 << 20
+            // An endless body of unknown length: only the cap can stop it.
+            let stream = try await client.bytes(for: Request<Data>(path: "/infinite", options: options))
+            // Nothing is read: the transfer must stop once 8 MiB have arrived, not spill on.
+            #expect(try await Transfers.eventually(within: .seconds(10)) { transport.inFlightTaskCount == 0 }, "the transfer went on")
+            let error = await #expect(throws: APIError.self) { for try await _ in stream {} }
+            #expect(error?.kind == .resourceTooLarge, "\(String(describing: error))")
+        }
+    }
+    #endif
 
     @Test("a spill file that cannot be written ends the body with an error naming the directory, after what was in memory; append says so")
     func spillFailure() async throws {
