@@ -67,6 +67,7 @@ enum UploadPlan {
             if error is CancellationError || Task.isCancelled { throw CancellationError() }
             throw TransportError(.invalidRequest, "the request body could not be read: \(error)", underlying: error, requestMayHaveBeenSent: false)
         }
+        try Task.checkCancellation()   // a cancelled stream may just end
         guard data.count == declaredLength else { throw lengthMismatch(declared: declaredLength, longer: false) }
         return data
     }
@@ -118,6 +119,8 @@ enum UploadPlan {
                     buffer = Data()
                 }
             }
+            // A stream whose reader is cancelled may just end: what was read is not the body.
+            try Task.checkCancellation()
             if let declaredLength, total < declaredLength { throw lengthMismatch(declared: declaredLength, longer: false) }
             guard let (url, handle) = file else { return .inMemory(buffer) }
             try onDisk { try handle.close() }

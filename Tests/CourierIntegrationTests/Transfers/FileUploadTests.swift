@@ -215,6 +215,30 @@ struct FileUploadTests {
         #expect(removed)
     }
 
+    @Test("a stream body that stops yielding, small or past the in-memory limit, times out at the request's deadline and leaves no temporary file", arguments: [1024, 256 * 1024])
+    func stalledStreamBodyTimesOut(before stall: Int) async throws {
+        let spool = try Transfers.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: spool) }
+        try await withTestServer { server in
+            let client = APIClient(configuration: APIConfiguration(baseURL: server.baseURL, timeout: .seconds(1)),
+                                   transport: Transfers.transport(.urlSession, temporaryDirectory: spool))
+            // Some bytes, then nothing more and no end (a proxied upstream that stalled).
+            let (chunks, producer) = AsyncThrowingStream<ArraySlice<UInt8>, any Error>.makeStream()
+            producer.yield(ArraySlice(repeating: 1, count: stall))
+            let body = HTTPBody(chunks, length: .unknown, iterationBehavior: .single)
+            let start = ContinuousClock.now
+            let error = await #expect(throws: APIError.self) {
+                try await client.send(Request<TransferReceipt>(method: .post, path: "/transfers/upload/\(UUID().uuidString)",
+                                                               body: .stream(body, contentType: "application/octet-stream")))
+            }
+            #expect(error?.kind == .timeout, "\(String(describing: error))")
+            #expect(ContinuousClock.now - start < .seconds(10))
+            producer.finish()
+        }
+        let removed = try await Transfers.eventually { (try? FileManager.default.contentsOfDirectory(atPath: spool.path).isEmpty) == true }
+        #expect(removed)
+    }
+
     @Test("a stream whose upload fails leaves no temporary file behind")
     func failedStreamRemovesSpool() async throws {
         let spool = try Transfers.makeDirectory()
