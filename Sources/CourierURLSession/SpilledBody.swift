@@ -35,12 +35,19 @@ struct SpilledBody: AsyncSequence, Sendable {
 
     struct AsyncIterator: AsyncIteratorProtocol {
         let reader: Reader
+        /// Ends the transfer when this iterator is let go of before the end, even while the
+        /// body is still referenced.
+        let lifetime: IteratorLifetime
         mutating func next() async throws -> ArraySlice<UInt8>? {
             if let chunk = try await reader.buffer.next() { return chunk }
             reader.ended.withLock { $0 = true }
+            lifetime.reachedEnd()
             return nil
         }
     }
 
-    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(reader: reader) }
+    func makeAsyncIterator() -> AsyncIterator {
+        let buffer = reader.buffer
+        return AsyncIterator(reader: reader, lifetime: IteratorLifetime(handler: reader.handler) { buffer.close() })
+    }
 }

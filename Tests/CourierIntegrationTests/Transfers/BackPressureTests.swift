@@ -43,6 +43,20 @@ struct BackPressureTests {
         }
     }
 
+    @Test("a reader that breaks out of its loop ends the transfer, while the stream itself is still referenced", arguments: TransportKind.allCases)
+    func brokenOffReader(_ kind: TransportKind) async throws {
+        let size = 512 * 1024 * 1024
+        try await withTestServer { server in
+            let client = kind.client(for: server)
+            let id = UUID().uuidString
+            let bytes = try await client.bytes(for: Request<Data>(path: "/transfers/download/\(id)/\(size)"))
+            for try await chunk in bytes where !chunk.isEmpty { break }
+            let sent = try await Transfers.settled { server.transferSent(id) }
+            #expect(sent < size / 2, "the server wrote \(sent) of \(size) bytes after the reader broke off")
+            withExtendedLifetime(bytes) {}   // the stream is referenced until here
+        }
+    }
+
     @Test("a download of a streamed body is written whole", arguments: TransportKind.allCases)
     func download(_ kind: TransportKind) async throws {
         let dir = try Transfers.makeDirectory()
