@@ -43,8 +43,9 @@ public final class PinningAsyncHTTPClientTransport: Transport {
     private let clients = Locked(PinnedClients())
 
     /// How many per-host clients are kept at most (beyond that, only while each carries a request
-    /// or a response body still being read).
-    public static let maxPinnedHostClients = 32
+    /// or a response body still being read). Default 32; raise it when more pinned hosts than
+    /// that are in use at once (shards of a CDN), or clients are made and shut down in turn.
+    public let maxPinnedHostClients: Int
 
     /// The per-host clients, with what each is doing.
     struct PinnedClients {
@@ -78,8 +79,10 @@ public final class PinningAsyncHTTPClientTransport: Transport {
 
     /// Creates the transport. `configuration` (default: Courier's recommended one) applies to
     /// every host; set its `tlsConfiguration` for custom trust roots.
-    public init(pinning: CertificatePinning, configuration: HTTPClient.Configuration = AsyncHTTPClientTransport.recommendedConfiguration()) {
+    public init(pinning: CertificatePinning, configuration: HTTPClient.Configuration = AsyncHTTPClientTransport.recommendedConfiguration(),
+                maxPinnedHostClients: Int = 32) {
         self.pinning = pinning
+        self.maxPinnedHostClients = max(1, maxPinnedHostClients)
         self.configuration = configuration
         self.unpinned = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         self.followsRedirects = ClientRedirectMode.follows(configuration) ?? false
@@ -132,7 +135,7 @@ public final class PinningAsyncHTTPClientTransport: Transport {
         let pinned = checkOut(host: host, pins: pins)
         // The client is busy until the response body is done with, not only until its head
         // arrived: shutting it down would cut a body still streaming.
-        let checkout = PinnedCheckout { [clients] in Self.checkIn(clients, host: host, pinned) }
+        let checkout = PinnedCheckout { [clients, maxPinnedHostClients] in Self.checkIn(clients, limit: maxPinnedHostClients, host: host, pinned) }
         let response: (HTTPResponse, HTTPBody?)
         do {
             response = try await send(request, body: body, context: context, host: host, pinned: pinned)
@@ -184,7 +187,7 @@ public final class PinningAsyncHTTPClientTransport: Transport {
             clients.uses += 1
             if clients.slots[host] == nil {
                 clients.slots[host] = PinnedClients.Slot(entry: makeClient(for: host, pins: pins, clients: &clients), lastUse: clients.uses)
-                Self.letGoOfIdleClients(&clients, registry: self.clients, keeping: host)
+                Self.letGoOfIdleClients(&clients, registry: self.clients, limit: maxPinnedHostClients, keeping: host)
             }
             clients.slots[host]!.inFlight += 1
             clients.slots[host]!.lastUse = clients.uses
@@ -195,22 +198,22 @@ public final class PinningAsyncHTTPClientTransport: Transport {
     /// Ends a request ``checkOut(host:pins:)`` started on `entry`, and lets go of idle clients
     /// if more than ``maxPinnedHostClients`` are kept.
     func checkIn(host: String, _ entry: PinnedClient) {
-        Self.checkIn(clients, host: host, entry)
+        Self.checkIn(clients, limit: maxPinnedHostClients, host: host, entry)
     }
 
-    private static func checkIn(_ registry: Locked<PinnedClients>, host: String, _ entry: PinnedClient) {
+    private static func checkIn(_ registry: Locked<PinnedClients>, limit: Int, host: String, _ entry: PinnedClient) {
         registry.withLock { clients in
             // The slot is the entry's own unless the transport was shut down meanwhile.
             guard let slot = clients.slots[host], slot.entry === entry else { return }
             clients.slots[host]!.inFlight -= 1
-            letGoOfIdleClients(&clients, registry: registry, keeping: nil)
+            letGoOfIdleClients(&clients, registry: registry, limit: limit, keeping: nil)
         }
     }
 
     /// Shuts down the least recently used clients that carry no request while more than
-    /// ``maxPinnedHostClients`` are kept (never the client of `keeping`).
-    private static func letGoOfIdleClients(_ clients: inout PinnedClients, registry: Locked<PinnedClients>, keeping: String?) {
-        let excess = clients.slots.count - maxPinnedHostClients
+    /// `limit` are kept (never the client of `keeping`).
+    private static func letGoOfIdleClients(_ clients: inout PinnedClients, registry: Locked<PinnedClients>, limit: Int, keeping: String?) {
+        let excess = clients.slots.count - limit
         guard excess > 0 else { return }
         let idle = clients.slots.filter { $0.key != keeping && $0.value.inFlight == 0 }
             .sorted { $0.value.lastUse < $1.value.lastUse }.prefix(excess)

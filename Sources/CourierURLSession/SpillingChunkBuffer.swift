@@ -89,6 +89,7 @@ final class SpillingChunkBuffer: Sendable {
     /// - Returns: `false` when the body has ended with such an error: the transfer should stop.
     @discardableResult
     func append(_ data: Data) -> Bool {
+        var data = data
         var limitError: BodyReading.LimitExceeded?
         let (waiter, failed) = state.withLock { state -> (CheckedContinuation<ArraySlice<UInt8>?, any Error>?, Bool) in
             if case .failure? = state.end { return (nil, true) }
@@ -97,18 +98,22 @@ final class SpillingChunkBuffer: Sendable {
                 defer { state.waiter = nil }
                 return (state.waiter, false)
             }
+            if let maxBytes, state.received + Int64(data.count) > Int64(maxBytes) {
+                // The bytes within the limit are kept (an error response's readable prefix);
+                // the body ends with the error after them.
+                data = data.prefix(max(0, maxBytes - Int(state.received)))
+                limitError = BodyReading.LimitExceeded(limit: maxBytes)
+            }
             state.received += Int64(data.count)
-            if let maxBytes, state.received > Int64(maxBytes) {
-                // A waiting reader has read everything before this chunk: it gets the error now.
-                let error = BodyReading.LimitExceeded(limit: maxBytes)
-                state.end = .failure(error)
-                limitError = error
+            if let limitError, data.isEmpty {
+                state.end = .failure(limitError)
                 defer { state.waiter = nil }
-                return (state.waiter, true)
+                return (state.waiter, true)     // a waiting reader has read everything before
             }
             if let waiter = state.waiter {
                 state.waiter = nil
-                return (waiter, false)          // nothing is buffered: straight to the reader
+                if let limitError { state.end = .failure(limitError) }
+                return (waiter, limitError != nil)   // nothing is buffered: straight to the reader
             }
             if state.written == state.read, state.memoryBytes + data.count <= memoryLimit {
                 let last = state.memory.count - 1
@@ -119,20 +124,23 @@ final class SpillingChunkBuffer: Sendable {
                     state.memory.append(ArraySlice(data))
                 }
                 state.memoryBytes += data.count
-                return (nil, false)
+            } else {
+                do {
+                    try Self.writeToFile(data, state: &state, directory: directory)
+                } catch {
+                    state.end = .failure(TransportError(.localFile, "the response body could not be kept in a temporary file in \(directory.path) while its reader lagged: \(Self.reason(error))", underlying: error))
+                    return (nil, true)
+                }
             }
-            do {
-                try Self.writeToFile(data, state: &state, directory: directory)
-            } catch {
-                state.end = .failure(TransportError(.localFile, "the response body could not be kept in a temporary file in \(directory.path) while its reader lagged: \(Self.reason(error))", underlying: error))
-                return (nil, true)
-            }
-            return (nil, false)
+            if let limitError { state.end = .failure(limitError) }
+            return (nil, limitError != nil)
         }
-        if let limitError {
-            waiter?.resume(throwing: limitError)
-        } else {
-            waiter?.resume(returning: ArraySlice(data))
+        if let waiter {
+            if data.isEmpty, let limitError {
+                waiter.resume(throwing: limitError)
+            } else {
+                waiter.resume(returning: ArraySlice(data))
+            }
         }
         return !failed
     }

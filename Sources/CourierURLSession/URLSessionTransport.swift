@@ -254,12 +254,6 @@ public final class URLSessionTransport: Transport {
         }
     }
 
-    /// The size limit the client applies to the response body: the context's when it collects
-    /// the body, else only the request's own (a streamed body is capped by nothing else).
-    static func bodyLimit(_ context: RequestContext) -> Int? {
-        context.collectsResponseBody ? context.maxResponseSize : context.options.maxResponseSize
-    }
-
     /// The head of a URLSession response as swift-http-types' `HTTPResponse` (`package`: for the
     /// benchmark's experimental transports).
     package static func head(from response: URLResponse) throws(TransportError) -> HTTPResponse {
@@ -305,7 +299,7 @@ public final class URLSessionTransport: Transport {
         let handler = TaskHandler(task: task, deadlines: deadlines, isHead: request.method == .head, bufferLimit: bufferLimit,
                                   progress: upload?.progress, flow: flow, sink: context.responseBodySink,
                                   sinkStatuses: context.acceptableStatusCodes, spillDirectory: temporaryDirectory,
-                                  maxStreamedBytes: Self.bodyLimit(context), whole: context.wholeResponseBody, onFinish: onFinish)
+                                  maxStreamedBytes: context.responseBodyLimit, whole: context.wholeResponseBody, onFinish: onFinish)
         delegate.register(handler, for: task)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in

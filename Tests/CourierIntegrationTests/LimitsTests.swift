@@ -99,6 +99,19 @@ struct LimitsTests {
         }
     }
 
+    @Test("an error response larger than the size limit keeps its first maxResponseSize bytes", arguments: TransportKind.allCases)
+    func errorBodyPrefix(_ kind: TransportKind) async throws {
+        try await withTestServer { (server: TestServer) async throws in
+            let client = kind.client(for: server) { $0.maxResponseSize = 1_000 }
+            let error = await #expect(throws: APIError.self) {
+                try await client.send(Request<Data>(path: "/transfers/download/\(UUID().uuidString)/2000?status=503"))
+            }
+            #expect(error?.kind == .httpError, "\(String(describing: error))")
+            #expect(error?.statusCode == 503)
+            #expect(error?.body.count == 1_000, "\(String(describing: error))")
+        }
+    }
+
     @Test("a declared length over the limit is refused before reading", arguments: TransportKind.allCases)
     func declaredLengthOverLimit(_ kind: TransportKind) async throws {
         try await withTestServer { (server: TestServer) async throws in

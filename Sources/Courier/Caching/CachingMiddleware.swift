@@ -271,7 +271,7 @@ public struct CachingMiddleware: Middleware {
                     let current = await store.entry(for: key)
                     let eTag = head.headerFields[.eTag]
                     if let current, current.requestDate == validating.entry.requestDate, current.responseDate == validating.entry.responseDate,
-                       eTag == nil || eTag == validating.entry.response.headerFields[.eTag] {
+                       eTag == nil || Self.weaklyEqual(eTag, validating.entry.response.headerFields[.eTag]) {
                         await store(refreshed, unlessPurgedSince: purges)
                     }
                 } else {
@@ -407,6 +407,18 @@ public struct CachingMiddleware: Middleware {
     // MARK: - Helpers
 
     private static let safeMethods: [HTTPRequest.Method] = [.get, .head, .options, .trace]
+
+    /// RFC 9110 §8.8.3.2's weak comparison: the tags match once a `W/` prefix is set aside
+    /// (servers that compress a response often mark its tag weak on the `200` and not on the
+    /// `304`, or the other way round).
+    static func weaklyEqual(_ a: String?, _ b: String?) -> Bool {
+        guard let a, let b else { return false }
+        func opaque(_ tag: String) -> Substring {
+            let trimmed = tag.trimmingCharacters(in: .whitespaces)[...]
+            return trimmed.hasPrefix("W/") ? trimmed.dropFirst(2) : trimmed
+        }
+        return opaque(a) == opaque(b)
+    }
     private static let serverErrors: Set<Int> = [500, 502, 503, 504]
 
     /// Whether the caller validates by itself (`If-None-Match` and friends) or asks for a range:

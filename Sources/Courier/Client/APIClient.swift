@@ -163,8 +163,10 @@ public final class APIClient: Sendable {
         var maxResponseSize: Int
     }
 
-    func open<R: APIRequest>(_ request: R, sink: ResponseBodySink? = nil) async throws -> OpenedExchange {
-        let (prepared, context) = try makeExchange(request, sink: sink)
+    /// `limitsWholeBody`: the request's own size limit applies to its body as a whole (byte
+    /// streams), not per part of it (event streams) or not at all (`stream(for:)`).
+    func open<R: APIRequest>(_ request: R, sink: ResponseBodySink? = nil, limitsWholeBody: Bool = false) async throws -> OpenedExchange {
+        let (prepared, context) = try makeExchange(request, sink: sink, limitsWholeBody: limitsWholeBody)
         do {
             let (head, body) = try await exchange(prepared, context: context)
             if !context.acceptableStatusCodes.contains(head.status.code) {
@@ -196,7 +198,7 @@ public final class APIClient: Sendable {
     /// context. The context is complete when it leaves (a copy to set one more field costs
     /// ≈ 450 instructions: it retains each of its references).
     private func makeExchange<R: APIRequest>(_ request: R, collectsResponseBody: Bool = false,
-                                             sink: ResponseBodySink? = nil) throws -> (PreparedRequest, RequestContext) {
+                                             sink: ResponseBodySink? = nil, limitsWholeBody: Bool = false) throws -> (PreparedRequest, RequestContext) {
         let options = request.options
         let name = options.operationName ?? Self.typeName(of: request)
         let prepared = try builder.prepare(request, options: options, operationName: name)
@@ -204,6 +206,7 @@ public final class APIClient: Sendable {
         let maxResponseSize = options.maxResponseSize ?? configuration.maxResponseSize
         let acceptableStatusCodes = options.acceptableStatusCodes ?? configuration.acceptableStatusCodes
         let idleTimeout = options.idleTimeout ?? configuration.idleTimeout
+        let responseBodyLimit = collectsResponseBody ? maxResponseSize : (limitsWholeBody ? options.maxResponseSize : nil)
         // `options` is not read after this line, so it moves into the context instead of being
         // copied (a copy retains each of its references, then the local releases them).
         var context = RequestContext(
@@ -218,6 +221,7 @@ public final class APIClient: Sendable {
         context.idleTimeout = idleTimeout
         context.collectsResponseBody = collectsResponseBody
         context.responseBodySink = sink
+        context.responseBodyLimit = responseBodyLimit
         context.usesCookieJar = configuration.cookieJar != nil
         return (prepared, context)
     }

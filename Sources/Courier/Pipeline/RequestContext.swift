@@ -92,6 +92,12 @@ public struct RequestContext: Sendable {
     /// the client (see ``WholeResponseBody``); `nil` unless the client collects the body.
     package var wholeResponseBody: WholeResponseBody? = nil
 
+    /// The size past which the client fails the response body as a whole: the size limit of a
+    /// body it collects, or the request's own limit for ``APIClient/bytes(for:)``; `nil` for
+    /// other streams (an event stream's limit is per event). A transport that must keep a body
+    /// it cannot pause may stop the transfer there.
+    package var responseBodyLimit: Int? = nil
+
     /// Whether middleware may keep calling the next handler after they returned (background
     /// work such as a cache's revalidation). `false` when the chain runs inside a caller that
     /// forbids it: swift-openapi-runtime's middleware, whose `next` must not escape.

@@ -84,7 +84,7 @@ extension APIClient {
     /// the request's own ``RequestOptions/maxResponseSize`` does. The request's timeout covers
     /// the whole stream: give endless streams a long one.
     public func bytes<R: APIRequest>(for request: R) async throws -> ByteStream {
-        let opened = try await open(request)
+        let opened = try await open(request, limitsWholeBody: true)
         let (head, body, summary) = (opened.response, opened.body, opened.summary)
         let limit = opened.options.maxResponseSize
         let expected = BodyReading.expectedLength(of: body, head: head)

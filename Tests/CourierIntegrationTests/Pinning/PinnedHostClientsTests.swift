@@ -25,7 +25,7 @@ struct PinnedHostClientsTests {
     @Test("hundreds of pinned hosts, one after another, keep at most maxPinnedHostClients clients; the ones let go are shut down")
     func bounded() async throws {
         let transport = transport()
-        let limit = PinningAsyncHTTPClientTransport.maxPinnedHostClients
+        let limit = transport.maxPinnedHostClients
         for index in 0..<300 {
             let host = "h\(index).example.test"
             let entry = transport.checkOut(host: host, pins: pins)
@@ -37,6 +37,17 @@ struct PinnedHostClientsTests {
         #expect(transport.pinnedHostClientCounts.retiring == 0)
         try await transport.shutdown()
         #expect(transport.pinnedHostClientCounts == (0, 0))
+    }
+
+    @Test("the limit is the transport's own: a larger one keeps more clients")
+    func configurableLimit() async throws {
+        let transport = PinningAsyncHTTPClientTransport(pinning: CertificatePinning(pins: ["**.example.test": pins]), maxPinnedHostClients: 40)
+        for index in 0..<60 {
+            let host = "h\(index).example.test"
+            transport.checkIn(host: host, transport.checkOut(host: host, pins: pins))
+        }
+        #expect(transport.pinnedHostClientCounts.kept == 40)
+        try await transport.shutdown()
     }
 
     @Test("a client that carries a request is never let go, and a recently used one is kept over older ones")
@@ -89,7 +100,7 @@ struct PinnedHostClientsTests {
     @Test("clients past the limit that were all busy are let go as their requests end")
     func letGoWhenRequestsEnd() async throws {
         let transport = transport()
-        let limit = PinningAsyncHTTPClientTransport.maxPinnedHostClients
+        let limit = transport.maxPinnedHostClients
         let hosts = (0..<(limit + 8)).map { "h\($0).example.test" }
         let entries = hosts.map { transport.checkOut(host: $0, pins: pins) }
         #expect(transport.pinnedHostClientCounts.kept == limit + 8)   // all busy: none may go
@@ -129,7 +140,7 @@ struct PinnedHostClientsTests {
         do {
             let streamed = try await client.stream(for: Request<Data>(path: "/drip", query: [.init(name: "ms", value: "10"), .init(name: "bytes", value: "60")]))
             // While the body drips in, requests to more pinned hosts than the limit come and go.
-            for index in 0..<(PinningAsyncHTTPClientTransport.maxPinnedHostClients + 8) {
+            for index in 0..<(transport.maxPinnedHostClients + 8) {
                 let host = "h\(index).example.test"
                 transport.checkIn(host: host, transport.checkOut(host: host, pins: pins))
             }

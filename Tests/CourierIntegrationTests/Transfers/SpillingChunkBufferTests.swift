@@ -140,10 +140,10 @@ struct SpillingChunkBufferTests {
         #expect(!buffer.append(Data([12])))
         var read: [UInt8] = []
         await #expect(throws: BodyReading.LimitExceeded.self) { while let chunk = try await buffer.next() { read += chunk } }
-        #expect(read == [1, 2, 3, 4, 5, 6, 7, 8])
+        #expect(read == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], "the bytes within the limit, then the error")
     }
 
-    @Test("a reader waiting for the next chunk when the size limit is passed gets LimitExceeded, not a wait without end")
+    @Test("a reader waiting for the next chunk when the size limit is passed gets the bytes within it, then LimitExceeded — not a wait without end")
     func sizeLimitWithWaitingReader() async throws {
         let dir = try directory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -154,7 +154,10 @@ struct SpillingChunkBufferTests {
         try await Task.sleep(for: .milliseconds(50))   // the reader waits
         #expect(!buffer.append(Data([7, 8, 9, 10, 11])))
         buffer.finish(throwing: nil)                    // the transfer's end comes after: ignored
-        await #expect(throws: BodyReading.LimitExceeded.self) { _ = try await reader.value }
+        #expect(try await reader.value == [7, 8, 9, 10])
+        await #expect(throws: BodyReading.LimitExceeded.self) { _ = try await buffer.next() }
+        let second = Task { try await buffer.next() }
+        await #expect(throws: BodyReading.LimitExceeded.self) { _ = try await second.value }
     }
 
     #if canImport(FoundationNetworking)   // Apple platforms pause the transfer instead: nothing spills

@@ -113,6 +113,39 @@ struct CachingMiddlewareConcurrencyTests: CachingTestBed {
         #expect(try await client.send(get()) == "v3")   // the store keeps the newer response
     }
 
+    @Test("a 304 still refreshes the entry it validated, in memory and on disk (whose dates round-trip through the file)", arguments: [false, true])
+    func notModifiedRefreshes(onDisk: Bool) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-refresh-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store: any HTTPCacheStore = onDisk ? DiskCacheStore(directory: directory) : MemoryCacheStore()
+        let origin = CacheOrigin { request, call in
+            if request.headerFields[.ifNoneMatch] != nil { return (.notModified, [(.eTag, "\"1\""), (.cacheControl, "max-age=60")], "") }
+            return (.ok, [(.eTag, "\"1\""), (.cacheControl, "max-age=10")], "v\(call)")
+        }
+        let client = client(origin, [cache(store)])
+        #expect(try await client.send(get()) == "v1")
+        clock.advance(by: 20)
+        #expect(try await client.response(for: get()).metrics.cacheOutcome == .revalidated)
+        clock.advance(by: 20)   // within the 304's max-age=60
+        #expect(try await client.response(for: get()).metrics.cacheOutcome == .hit)
+        #expect(origin.count == 2)
+    }
+
+    @Test("a 304 whose ETag differs from the stored one only by W/ still refreshes the entry")
+    func weakTagRefreshes() async throws {
+        let origin = CacheOrigin { request, call in
+            if request.headerFields[.ifNoneMatch] != nil { return (.notModified, [(.eTag, "\"1\""), (.cacheControl, "max-age=60")], "") }
+            return (.ok, [(.eTag, "W/\"1\""), (.cacheControl, "max-age=10")], "v\(call)")
+        }
+        let client = client(origin, [cache()])
+        #expect(try await client.send(get()) == "v1")
+        clock.advance(by: 20)
+        #expect(try await client.response(for: get()).metrics.cacheOutcome == .revalidated)
+        clock.advance(by: 20)
+        #expect(try await client.response(for: get()).metrics.cacheOutcome == .hit)
+        #expect(origin.count == 2)
+    }
+
     @Test("a redirect answered to a request that follows none is not stored: a later request follows it")
     func unfollowedRedirect() async throws {
         let origin = CacheOrigin { request, call in

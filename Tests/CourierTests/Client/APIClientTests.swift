@@ -2,6 +2,7 @@ import Courier
 import CourierTesting
 import Foundation
 import HTTPTypes
+import OpenAPIRuntime
 import Testing
 
 /// Protocol requests with a response type: a request struct per endpoint.
@@ -141,6 +142,27 @@ struct APIClientTests {
         #expect(error?.kind == .httpError)
         #expect(error?.statusCode == 503)
         #expect(error?.body.count == 1_000)
+    }
+
+    @Test("a transport learns the size past which the whole body fails: a collected body's limit, a byte stream's own; none for an event stream or stream(for:)")
+    func responseBodyLimitPerExchange() async throws {
+        let seen = Locked<[Int?]>([])
+        let transport = MiddlewareTestTransport { _, _, context in
+            seen.withLock { $0.append(context.responseBodyLimit) }
+            return (HTTPResponse(status: .ok, headerFields: [.contentType: "text/event-stream"]), HTTPBody("data: x\n\n"))
+        }
+        var configuration = APIConfiguration(baseURL: URL(string: "https://api.example.com")!)
+        configuration.maxResponseSize = 5_000
+        let client = APIClient(configuration: configuration, transport: transport)
+        var own = RequestOptions()
+        own.maxResponseSize = 700
+        _ = try await client.send(Request<Data>(path: "/a"))
+        _ = try await client.send(Request<Data>(path: "/a", options: own))
+        for try await _ in try await client.bytes(for: Request<Data>(path: "/a", options: own)) {}
+        for try await _ in try await client.bytes(for: Request<Data>(path: "/a")) {}
+        for try await _ in try await client.events(for: Request<Data>(path: "/a", options: own)) {}
+        _ = try await client.stream(for: Request<Data>(path: "/a", options: own))
+        #expect(seen.current == [5_000, 700, 700, nil, nil, nil])
     }
 
     @Test("the timeout is the client's, overridable per request")
