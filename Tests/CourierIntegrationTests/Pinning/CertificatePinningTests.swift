@@ -10,11 +10,7 @@ import Testing
 struct CertificatePinningTests {
     /// Courier's recommended configuration, trusting the test authority.
     private func configuration(trusting authority: TestCertificateAuthority) -> HTTPClient.Configuration {
-        var configuration = AsyncHTTPClientTransport.recommendedConfiguration()
-        var tls = TLSConfiguration.makeClientConfiguration()
-        tls.trustRoots = .certificates([authority.certificate])
-        configuration.tlsConfiguration = tls
-        return configuration
+        PinnedTestServer.configuration(trusting: authority)
     }
 
     /// Starts an HTTPS fault server with a leaf from a fresh authority, and a pinning client
@@ -23,20 +19,7 @@ struct CertificatePinningTests {
         _ pinning: (TestCertificate) -> CertificatePinning,
         _ body: (APIClient, FaultServer, TestCertificate) async throws -> Void
     ) async throws {
-        let authority = try TestCertificateAuthority()
-        let leaf = try authority.validLeaf()
-        let server = try await FaultServer.start(tls: .init(leaf))
-        let transport = PinningAsyncHTTPClientTransport(pinning: pinning(leaf), configuration: configuration(trusting: authority))
-        let client = APIClient(configuration: APIConfiguration(baseURL: server.baseURL, timeout: .seconds(300)), transport: transport)
-        do {
-            try await body(client, server, leaf)
-        } catch {
-            try? await transport.shutdown()
-            await server.stop()
-            throw error
-        }
-        try await transport.shutdown()
-        await server.stop()
+        try await PinnedTestServer.run(pinning: pinning) { _, client, server, leaf in try await body(client, server, leaf) }
     }
 
     @Test("pins are SHA-256 of the DER SubjectPublicKeyInfo (as openssl computes them)")

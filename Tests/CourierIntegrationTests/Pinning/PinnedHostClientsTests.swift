@@ -3,7 +3,6 @@ import Courier
 @testable import CourierAsyncHTTPClient
 import CourierTestServer
 import Foundation
-import NIOSSL
 import Testing
 
 /// The per-host `HTTPClient`s of ``PinningAsyncHTTPClientTransport`` stay bounded: a wildcard pin
@@ -127,34 +126,21 @@ struct PinnedHostClientsTests {
 
     @Test("a response body still streaming keeps its client: other pinned hosts cannot shut it down under the reader")
     func streamingBodyKeepsItsClient() async throws {
-        let authority = try TestCertificateAuthority()
-        let leaf = try authority.validLeaf()
-        let server = try await FaultServer.start(tls: .init(leaf))
-        var configuration = AsyncHTTPClientTransport.recommendedConfiguration()
-        var tls = TLSConfiguration.makeClientConfiguration()
-        tls.trustRoots = .certificates([authority.certificate])
-        configuration.tlsConfiguration = tls
-        let transport = PinningAsyncHTTPClientTransport(
-            pinning: CertificatePinning(pins: ["127.0.0.1": [.spki(leaf.spkiPin)], "**.example.test": pins]), configuration: configuration)
-        let client = APIClient(configuration: APIConfiguration(baseURL: server.baseURL, timeout: .seconds(120)), transport: transport)
-        do {
+        let wildcard = pins
+        try await PinnedTestServer.run(pinning: { leaf in
+            CertificatePinning(pins: ["127.0.0.1": [.spki(leaf.spkiPin)], "**.example.test": wildcard])
+        }) { transport, client, _, _ in
             let streamed = try await client.stream(for: Request<Data>(path: "/drip", query: [.init(name: "ms", value: "10"), .init(name: "bytes", value: "60")]))
             // While the body drips in, requests to more pinned hosts than the limit come and go.
             for index in 0..<(transport.maxPinnedHostClients + 8) {
                 let host = "h\(index).example.test"
-                transport.checkIn(host: host, transport.checkOut(host: host, pins: pins))
+                transport.checkIn(host: host, transport.checkOut(host: host, pins: wildcard))
             }
             var received = 0
             for try await chunk in try #require(streamed.body) { received += chunk.count }
             #expect(received == 60)
             // Once the body is read and released, a later request finds the client free.
             #expect(try await client.send(Request<Data>(path: "/ok")).count == 11)
-        } catch {
-            try? await transport.shutdown()
-            await server.stop()
-            throw error
         }
-        try await transport.shutdown()
-        await server.stop()
     }
 }
