@@ -217,40 +217,16 @@ public final class URLSessionTransport: Transport {
 
     /// The upload plan of `body`, made before `deadline`. The session's and the transport's
     /// timers start with the task, after the body is read: a stream body that stops yielding
-    /// (a stalled upstream) would otherwise keep the request waiting without end. A body that
-    /// can be read more than once is in memory and read at once, without the race.
+    /// (a stalled upstream) would otherwise keep the request waiting without end, also when its
+    /// reader ignores cancellation (``UploadPlanRace``). A body that can be read more than once
+    /// is in memory and read at once, without the race.
     static func plan(for body: HTTPBody?, description: UploadDescription?, maxInMemory: Int, temporaryDirectory: URL,
                      deadline: ContinuousClock.Instant) async throws -> UploadPlan {
         guard let body, body.iterationBehavior == .single else {
             return try await UploadPlan.make(for: body, description: description, maxInMemory: maxInMemory, temporaryDirectory: temporaryDirectory)
         }
-        return try await withThrowingTaskGroup(of: UploadPlan?.self) { group in
-            group.addTask {
-                try await UploadPlan.make(for: body, description: description, maxInMemory: maxInMemory, temporaryDirectory: temporaryDirectory)
-            }
-            group.addTask {
-                try await Task.sleep(until: deadline, clock: .continuous)
-                return nil   // the deadline came first
-            }
-            let first: UploadPlan??
-            do {
-                first = try await group.next()
-            } catch {
-                group.cancelAll()
-                throw error
-            }
-            group.cancelAll()
-            if case .some(.some(let plan)) = first { return plan }
-            // A plan finished meanwhile would have its temporary file left behind.
-            while true {
-                do {
-                    guard let late = try await group.next() else { break }
-                    if case .file(let url, temporary: true)? = late { try? FileManager.default.removeItem(at: url) }
-                } catch {
-                    continue
-                }
-            }
-            throw TransportError(.timeout, "the request body was not read before the deadline (its stream stopped yielding)", requestMayHaveBeenSent: false)
+        return try await UploadPlanRace.plan(before: deadline) {
+            try await UploadPlan.make(for: body, description: description, maxInMemory: maxInMemory, temporaryDirectory: temporaryDirectory)
         }
     }
 

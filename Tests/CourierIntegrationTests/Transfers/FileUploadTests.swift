@@ -239,6 +239,29 @@ struct FileUploadTests {
         #expect(removed)
     }
 
+    @Test("a stream body that stalls and ignores cancellation still times out at the request's deadline, and a temporary file written meanwhile is removed when it ends",
+          .timeLimit(.minutes(1)), arguments: TransportKind.allCases, [1024, 256 * 1024])
+    func stalledBodyIgnoringCancellation(_ kind: TransportKind, before stall: Int) async throws {
+        let spool = try Transfers.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: spool) }
+        let stalled = DeafStall(first: stall)
+        try await withTestServer { server in
+            let client = APIClient(configuration: APIConfiguration(baseURL: server.baseURL, timeout: .seconds(1)),
+                                   transport: Transfers.transport(kind, temporaryDirectory: spool))
+            let body = HTTPBody(stalled, length: .unknown, iterationBehavior: .single)
+            let start = ContinuousClock.now
+            let error = await #expect(throws: APIError.self) {
+                try await client.send(Request<TransferReceipt>(method: .post, path: "/transfers/upload/\(UUID().uuidString)",
+                                                               body: .stream(body, contentType: "application/octet-stream")))
+            }
+            #expect(error?.kind == .timeout, "\(String(describing: error))")
+            #expect(ContinuousClock.now - start < .seconds(10))
+        }
+        stalled.release()
+        let removed = try await Transfers.eventually { (try? FileManager.default.contentsOfDirectory(atPath: spool.path).isEmpty) == true }
+        #expect(removed)
+    }
+
     @Test("a stream whose upload fails leaves no temporary file behind")
     func failedStreamRemovesSpool() async throws {
         let spool = try Transfers.makeDirectory()
@@ -275,5 +298,46 @@ private struct BodyRecorder: Transport {
     func send(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
         if let body { let data = try await Data(collecting: body, upTo: .max); bytes.withLock { $0 = data } }
         return (HTTPResponse(status: .noContent), nil)
+    }
+}
+
+/// A body that yields `first` bytes, then waits without end and without watching for cancellation (an
+/// upstream reader blocked in a call it cannot interrupt), until ``release()``.
+private final class DeafStall: AsyncSequence, Sendable {
+    typealias Element = ArraySlice<UInt8>
+    private let gate = Locked<(released: Bool, waiting: CheckedContinuation<Void, Never>?)>((false, nil))
+    private let first: Int
+
+    init(first: Int) { self.first = first }
+
+    func release() {
+        gate.withLock { state -> CheckedContinuation<Void, Never>? in
+            state.released = true
+            defer { state.waiting = nil }
+            return state.waiting
+        }?.resume()
+    }
+
+    func makeAsyncIterator() -> Iterator { Iterator(owner: self) }
+
+    struct Iterator: AsyncIteratorProtocol {
+        let owner: DeafStall
+        var sent = false
+
+        mutating func next() async -> ArraySlice<UInt8>? {
+            if !sent {
+                sent = true
+                return ArraySlice(repeating: 1, count: owner.first)
+            }
+            await withCheckedContinuation { continuation in
+                let resumeNow = owner.gate.withLock { state -> Bool in
+                    if state.released { return true }
+                    state.waiting = continuation
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+            return nil
+        }
     }
 }
