@@ -107,7 +107,15 @@ struct RedirectFollower: Sendable {
             }
             for watch in context.redirectWatches { watch.followed(leavingOrigin: leavesOrigin) }
             request = nextRequest
-            (response, responseBody) = try await sendHop(request, body: body, context: context)
+            do {
+                (response, responseBody) = try await sendHop(request, body: body, context: context)
+            } catch var error as TransportError {
+                // The first request reached a server, which answered it: whatever this hop's
+                // failure proves about the hop, a retry would send the whole chain again, and a
+                // POST answered by a 303 would be handled twice.
+                error.requestMayHaveBeenSent = true
+                throw error
+            }
         }
         return (response, responseBody)
     }

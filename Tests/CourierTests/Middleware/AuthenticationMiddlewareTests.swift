@@ -183,6 +183,19 @@ import Testing
         #expect(provider.refreshes == 1)
     }
 
+    @Test("a POST answered by a redirect to a page that answers 401 is not sent again: the server handled it")
+    func aRedirectedPostEndingIn401IsNotResent() async throws {
+        let provider = CountingTokenProvider()
+        let stub = StubTransport()
+        stub.on(.post, "/orders", StubResponse(status: 303, headers: [.location: "/v1/orders/1"]))
+        stub.on(.get, "/orders/1", .status(401))
+        let client = F.client(stub, [AuthenticationMiddleware(.bearer(provider))])
+        await #expect { try await client.send(F.text(.post, "/orders", body: .data(Data("{}".utf8), contentType: "application/json"))) }
+            throws: { ($0 as? APIError)?.statusCode == 401 }
+        #expect(stub.requests.filter { $0.method == .post }.count == 1)
+        #expect(provider.refreshes == 0)
+    }
+
     @Test func doesNotRetryA401WhoseBodyCannotBeSentAgain() async throws {
         let provider = CountingTokenProvider()
         let stub = StubTransport()

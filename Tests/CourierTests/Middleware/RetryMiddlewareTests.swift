@@ -135,6 +135,22 @@ import Testing
         #expect(stub.requests(matching: "/v1/lost").count == 1)
     }
 
+    @Test("a POST answered by a redirect whose next hop fails to connect is not sent again: the first server handled it")
+    func doesNotResendAPostAfterItsRedirectFails() async throws {
+        let stub = StubTransport()
+        stub.on(.post, "/orders", StubResponse(status: 303, headers: [.location: "/v1/orders/1"]))
+        stub.on(.get, "/orders/1", [.failure(TransportError(.connectionFailed, "refused", requestMayHaveBeenSent: false)), .text("ok")])
+        let client = F.client(stub, [retry(clock: TestMiddlewareClock())])
+        let error = await #expect(throws: APIError.self) { try await client.send(F.text(.post, "/orders", body: .data(Data("{}".utf8), contentType: "application/json"))) }
+        #expect(error?.kind == .network, "\(String(describing: error))")
+        #expect(stub.requests(matching: "/v1/orders").count == 1)
+        // An idempotent request is still retried, the whole chain again.
+        stub.on(.get, "/report", StubResponse(status: 302, headers: [.location: "/v1/files/report"]))
+        stub.on(.get, "/files/report", [.failure(TransportError(.connectionFailed, "refused", requestMayHaveBeenSent: false)), .text("ok")])
+        #expect(try await client.send(F.text(.get, "/report")) == "ok")
+        #expect(stub.requests(matching: "/v1/report").count == 2)
+    }
+
     @Test func doesNotRetryErrorsOutsideThePolicy() async throws {
         let stub = StubTransport()
         stub.on(.get, "/items", [.failure(TransportError(.tls, "bad certificate")), .text("ok")])

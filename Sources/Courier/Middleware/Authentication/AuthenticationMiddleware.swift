@@ -165,7 +165,13 @@ public struct AuthenticationMiddleware: Middleware {
         var context = context
         context.redirectWatches.append(redirects)
         let (response, responseBody) = try await next(try Self.authorize(request, with: lease.token), body, context)
-        guard response.status.code == 401, BodyReading.isReplayable(body), !redirects.leftOrigin else { return (response, responseBody) }
+        // After a redirect the first request was handled (a POST answered by a 303): the whole
+        // chain is sent again only when its method allows sending it twice.
+        guard response.status.code == 401, BodyReading.isReplayable(body), !redirects.leftOrigin,
+              redirects.count == 0 || RetryPolicy.default.maySendAgain(
+                  request.method, hasIdempotencyKey: request.headerFields[RetryPolicy.idempotencyKey] != nil,
+                  body: body, retry: context.options.retry)
+        else { return (response, responseBody) }
         await BodyReading.drain(responseBody)
         let renewed = try await refresher.refresh(after: lease, before: context.deadline)
         var retry = context
