@@ -218,13 +218,11 @@ public final class URLSessionTransport: Transport {
     /// The upload plan of `body`, made before `deadline`. The session's and the transport's
     /// timers start with the task, after the body is read: a stream body that stops yielding
     /// (a stalled upstream) would otherwise keep the request waiting without end, also when its
-    /// reader ignores cancellation (``UploadPlanRace``). A body that can be read more than once
-    /// is in memory and read at once, without the race.
+    /// reader ignores cancellation (``UploadPlanRace``). Every body is raced, whether it can be
+    /// read once or more: a `.stream` body that may be read again can stall just the same.
     static func plan(for body: HTTPBody?, description: UploadDescription?, maxInMemory: Int, temporaryDirectory: URL,
                      deadline: ContinuousClock.Instant) async throws -> UploadPlan {
-        guard let body, body.iterationBehavior == .single else {
-            return try await UploadPlan.make(for: body, description: description, maxInMemory: maxInMemory, temporaryDirectory: temporaryDirectory)
-        }
+        guard let body else { return .none }
         return try await UploadPlanRace.plan(before: deadline) {
             try await UploadPlan.make(for: body, description: description, maxInMemory: maxInMemory, temporaryDirectory: temporaryDirectory)
         }

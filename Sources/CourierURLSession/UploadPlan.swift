@@ -109,10 +109,19 @@ enum UploadPlan {
                 if buffer.count > limit {
                     let url = directory.appendingPathComponent("\(temporaryFilePrefix)\(UUID().uuidString).body")
                     let handle = try onDisk {
+                        // Removed again when it cannot be opened (no descriptor left, say): the
+                        // catch below knows only a file it holds a handle to. (corelibs-foundation
+                        // also reports `false` for a file it wrote but could not set the mode of.)
                         guard FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+                            try? FileManager.default.removeItem(at: url)
                             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
                         }
-                        return try FileHandle(forWritingTo: url)
+                        do {
+                            return try FileHandle(forWritingTo: url)
+                        } catch {
+                            try? FileManager.default.removeItem(at: url)
+                            throw error
+                        }
                     }
                     file = (url, handle)
                     try onDisk { try handle.write(contentsOf: buffer) }

@@ -1,7 +1,7 @@
 import Courier
 import Foundation
 
-/// The first of three outcomes for an upload plan made from a single-pass body: the plan (or
+/// The first of three outcomes for an upload plan made from a request body: the plan (or
 /// its failure), the request's deadline, or the caller's cancellation.
 ///
 /// A task group cannot do this: it waits for all its children before it returns, so a body
@@ -50,7 +50,7 @@ final class UploadPlanRace: Sendable {
         }
     }
 
-    /// The plan for a single-pass `body`, made before `deadline`; throws a timeout
+    /// The plan `make` makes, before `deadline`; throws a timeout
     /// ``TransportError`` at the deadline, and `CancellationError` when the caller is
     /// cancelled, without waiting for the body's reader to return.
     static func plan(before deadline: ContinuousClock.Instant,

@@ -239,16 +239,18 @@ struct FileUploadTests {
         #expect(removed)
     }
 
-    @Test("a stream body that stalls and ignores cancellation still times out at the request's deadline, and a temporary file written meanwhile is removed when it ends",
-          .timeLimit(.minutes(1)), arguments: TransportKind.allCases, [1024, 256 * 1024])
-    func stalledBodyIgnoringCancellation(_ kind: TransportKind, before stall: Int) async throws {
+    @Test("a stream body (single-pass or not) that stalls and ignores cancellation still times out at the request's deadline, and a temporary file written meanwhile is removed when it ends",
+          .timeLimit(.minutes(1)), arguments: TransportKind.allCases,
+          [(1024, IterationBehavior.single), (256 * 1024, .single), (1024, .multiple), (256 * 1024, .multiple)])
+    func stalledBodyIgnoringCancellation(_ kind: TransportKind, stalling: (after: Int, behavior: IterationBehavior)) async throws {
+        let stall = stalling.after
         let spool = try Transfers.makeDirectory()
         defer { try? FileManager.default.removeItem(at: spool) }
         let stalled = DeafStall(first: stall)
         try await withTestServer { server in
             let client = APIClient(configuration: APIConfiguration(baseURL: server.baseURL, timeout: .seconds(1)),
                                    transport: Transfers.transport(kind, temporaryDirectory: spool))
-            let body = HTTPBody(stalled, length: .unknown, iterationBehavior: .single)
+            let body = HTTPBody(stalled, length: .unknown, iterationBehavior: stalling.behavior)
             let start = ContinuousClock.now
             let error = await #expect(throws: APIError.self) {
                 try await client.send(Request<TransferReceipt>(method: .post, path: "/transfers/upload/\(UUID().uuidString)",
