@@ -95,6 +95,30 @@ struct URLSessionDownloadTests {
         }
     }
 
+    @Test("a progress handler slower than the chunks arrive gets the newest figures, not a backlog that grows with the download",
+          .timeLimit(.minutes(1)), arguments: TransportKind.allCases)
+    func slowProgressHandler(_ kind: TransportKind) async throws {
+        let dir = try Transfers.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let size = 32 * 1024 * 1024
+        try await withTestServer { server in
+            let client = kind.client(for: server)
+            let reports = Locked<[Int64]>([])
+            let result = try await client.download(Request<Data>(path: "/transfers/download/\(UUID().uuidString)/\(size)"),
+                                                   to: dir.appendingPathComponent("d")) { progress in
+                reports.withLock { $0.append(progress.completedBytes) }
+                Thread.sleep(forTimeInterval: 0.002)   // a handler that formats, logs, takes a lock
+            }
+            #expect(result.byteCount == Int64(size))
+            let seen = reports.withLock { $0 }
+            // Chunks arrive 16 KiB or smaller: 2,048 or more of them; one report each kept this
+            // download waiting ≥ 4 s for its handler and queued a closure per chunk meanwhile.
+            #expect(seen.count < 1024, "\(seen.count) reports for \(size / 16_384) chunks or more")
+            #expect(seen.last == Int64(size), "the last report is the whole body")
+            #expect(seen == seen.sorted(), "reports rise")
+        }
+    }
+
     /// FoundationNetworking's download files: `<UUID>.tmp` in the temporary directory.
     static func sessionDownloadFiles() -> Set<String> {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())) ?? []
