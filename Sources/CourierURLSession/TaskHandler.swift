@@ -20,7 +20,7 @@ import FoundationNetworking
 ///
 /// On Linux the events run on the session's work queue, so nothing here waits on that queue
 /// (`cancel()` is dispatched to ``cancelQueue``) or runs the caller's code: progress handlers
-/// run on the task's own serial `callbacks` queue, and a task that reports progress delivers its
+/// run on the task's own serial queue (``CallerQueue``), and a task that reports progress delivers its
 /// head and its end there too, after the reports before them — and lets go of the caller's
 /// closures there, never on the work queue.
 final class TaskHandler: Sendable {
@@ -115,59 +115,30 @@ final class TaskHandler: Sendable {
         self.onFinish = Locked(onFinish)
         #if canImport(FoundationNetworking)
         let reports = progress != nil || sink?.reportsProgress == true
-        self.callbacks = reports ? DispatchQueue(label: "courier.urlsession.progress", target: .global()) : nil
+        self.callbacks = reports ? CallerQueue() : nil
         #else
         self.callbacks = nil
         #endif
-        self.pendingReports = callbacks == nil ? nil : Locked(PendingReports())
     }
 
-    /// The newest progress not handed to the caller's handlers yet.
-    private struct PendingReports {
-        var sent: Int64?
-        var received: TransferProgress?
-        var isEmpty: Bool { sent == nil && received == nil }
-    }
-
-    /// Progress waiting for ``callbacks`` (`nil` for a task without that queue). A delivery is
-    /// queued only when nothing was waiting: a handler slower than the chunks arrive gets the
-    /// newest figures, rather than one queued closure per chunk — a backlog that grew with the
-    /// transfer (2,049 reports for 32 MiB) and held the request's end behind it.
-    private let pendingReports: Locked<PendingReports>?
-
-    /// Hands the caller's handlers what the session has sent and what the sink has written:
-    /// at once without ``callbacks``, else the newest figures, in order, on that queue.
+    /// Hands the caller's handlers what the session has sent and what the sink has written: at
+    /// once without ``callbacks``, else the newest figures, in order, on that queue.
     private func report(sent: Int64? = nil, received: TransferProgress? = nil) {
-        guard let callbacks, let pendingReports else {
-            if let sent { progress?.sent(sent) }
-            if let received { sink?.report(received) }
+        guard let callbacks else {
+            deliver(CallerQueue.Reports(sent: sent, received: received))
             return
         }
-        let queuesDelivery = pendingReports.withLock { pending -> Bool in
-            let wasEmpty = pending.isEmpty
-            if let sent { pending.sent = sent }
-            if let received { pending.received = received }
-            return wasEmpty
-        }
-        if queuesDelivery { callbacks.async { self.deliverPendingReports() } }
+        callbacks.report(sent: sent, received: received) { [self] reports in deliver(reports) }
     }
 
-    /// On ``callbacks``: what ``report(sent:received:)`` left, taken at once.
-    private func deliverPendingReports() {
-        guard let pending = pendingReports?.withLock({ pending -> PendingReports in
-            defer { pending = PendingReports() }
-            return pending
-        }) else { return }
-        if let sent = pending.sent { progress?.sent(sent) }
-        if let received = pending.received { sink?.report(received) }
+    private func deliver(_ reports: CallerQueue.Reports) {
+        if let sent = reports.sent { progress?.sent(sent) }
+        if let received = reports.received { sink?.report(received) }
     }
 
-    /// Where the caller's progress handlers run on Linux, for a task that reports progress: a
-    /// serial queue of the task's own, so its reports keep their order, off the session's work
-    /// queue — where a handler that waits or uses URLSession would stall or deadlock every
-    /// URLSession request in the process — and apart from other tasks' handlers, so a slow one
-    /// holds back only its own request. `nil` elsewhere, and for a task without progress.
-    private let callbacks: DispatchQueue?
+    /// Where the caller's progress handlers run on Linux, for a task that reports progress
+    /// (``CallerQueue``); `nil` elsewhere, and for a task without progress.
+    private let callbacks: CallerQueue?
 
     /// Where `task.cancel()` runs on Linux: it does `workQueue.sync`, which would deadlock on the
     /// work queue the delegate runs on. One serial queue, so that many requests ending at once
@@ -177,7 +148,7 @@ final class TaskHandler: Sendable {
     /// Runs `work`, which runs the caller's code (or must come after it): on ``callbacks`` when
     /// the task has one, at once otherwise.
     private func runCallerCode(_ work: @escaping @Sendable () -> Void) {
-        if let callbacks { callbacks.async(execute: work) } else { work() }
+        if let callbacks { callbacks.run(work) } else { work() }
     }
 
     /// Runs the `onFinish` action, the first time only.
@@ -431,7 +402,7 @@ final class TaskHandler: Sendable {
         }
         if let callbacks {
             // After the last progress report: the caller sees 100 % before the request returns.
-            callbacks.async { [mapped] in self.deliverEnd(of: state, error: mapped) }
+            callbacks.run { [mapped] in self.deliverEnd(of: state, error: mapped) }
         } else {
             deliverEnd(of: state, error: mapped)
         }
