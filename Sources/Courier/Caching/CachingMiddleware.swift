@@ -43,8 +43,10 @@ import OpenAPIRuntime
 ///   (``HTTPCacheStore/removeAll()`` at logout) is not stored (``HTTPCacheStore/purgeCount``).
 /// - **Invalidates** the stored response for a URL after an unsafe request (`POST`, `PUT`,
 ///   `PATCH`, `DELETE`, …) to it succeeds, and for its `Location` and `Content-Location` when
-///   they are on the same origin (RFC 9111 §4.4) — the entries of the same namespace and
-///   credentials.
+///   they are on the same origin (RFC 9111 §4.4) — the entries of the same namespace, under
+///   any credentials. A GET answered before that and arriving after it is not stored. (A
+///   ``DiskCacheStore`` finds those entries by reading each entry's metadata: with a large disk
+///   store, a successful unsafe request waits for that scan.)
 /// - **Stale responses** (opt in with `staleResponses`): `stale-while-revalidate` serves a stale
 ///   response at once and refreshes it in the background; `stale-if-error` serves it when the
 ///   server fails (an error, or 500, 502, 503, 504). `must-revalidate` and `no-cache` turn both off.
@@ -397,11 +399,13 @@ public struct CachingMiddleware: Middleware {
             if let query = components.percentEncodedQuery { other.path! += "?" + query }
             targets.append(other)
         }
-        for target in targets {
-            var get = target
-            get.method = .get
-            await store.removeEntry(for: HTTPCacheKey(get, namespace: namespace, context: context))
-        }
+        // Every stored GET of these URLs in the namespace, whatever credentials it was keyed
+        // with: the unsafe request may carry secrets the GETs did not (a CSRF token), and the
+        // resource changed for everyone. `removeEntries(where:)` also counts as a purge, so a
+        // GET answered before this change and arriving after it is not stored as fresh.
+        let urls = Set(targets.map { HTTPCacheKey.url(of: $0, secretNames: context.queryNames) })
+        let namespace = self.namespace
+        await store.removeEntries { key in key.namespace == namespace && key.method == "GET" && urls.contains(key.url) }
     }
 
     // MARK: - Helpers

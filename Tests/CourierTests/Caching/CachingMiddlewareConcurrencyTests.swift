@@ -90,6 +90,23 @@ struct CachingMiddlewareConcurrencyTests: CachingTestBed {
         #expect(await storedCount() == 0)
     }
 
+    @Test("a GET answered before a PUT to its URL succeeded, and arriving after, is not stored as fresh")
+    func invalidationIsNotUndone() async throws {
+        let gate = Gate()
+        let store = MemoryCacheStore()
+        let (origin, _) = transport(gate: gate, holds: { request, _ in request.method == .get }) { request, call in
+            request.method == .put ? (.noContent, [], "") : (.ok, [(.cacheControl, "max-age=600")], "v\(call)")
+        }
+        let client = MiddlewareFixtures.client(origin, [cache(store)])
+        let before = Task { try await client.send(get()) }
+        try await waitUntil { gate.arrived == 1 }
+        _ = try await client.send(Request<Data>(method: .put, path: "/items", body: .data(Data("{}".utf8), contentType: "application/json")))
+        gate.open()                         // the answer generated before the PUT arrives now
+        #expect(try await before.value == "v1")
+        let after = try await client.response(for: get())
+        #expect(after.metrics.cacheOutcome == .miss, "the answer from before the PUT was served from the store")
+    }
+
     @Test("a 304 that arrives after a newer response was stored does not put the older one back")
     func lateNotModified() async throws {
         let gate = Gate()

@@ -127,6 +127,22 @@ struct CachingMiddlewareStorageTests: CachingTestBed {
         #expect(origin.count == 7)
     }
 
+    @Test("a successful PUT invalidates its URL's stored GET also when it carries a secret-looking header the GET did not (a CSRF token)")
+    func invalidationWithRequestOnlyCredentials() async throws {
+        let origin = CacheOrigin { request, call in
+            request.method == .put ? (.noContent, [], "") : (.ok, [(.cacheControl, "max-age=600")], "v\(call)")
+        }
+        let client = client(origin, [cache()])
+        let cookie: RequestHeaders = [.cookie: "session=abc"]
+        #expect(try await client.send(get("/items", headers: cookie)) == "v1")
+        #expect(try await client.response(for: get("/items", headers: cookie)).metrics.cacheOutcome == .hit)
+        _ = try await client.send(Request<Data>(method: .put, path: "/items", headers: [.cookie: "session=abc", HTTPField.Name("X-CSRF-Token")!: "t"],
+                                                body: .data(Data("{}".utf8), contentType: "application/json")))
+        let after = try await client.response(for: get("/items", headers: cookie))
+        #expect(after.metrics.cacheOutcome == .miss)
+        #expect(after.value == "v3")
+    }
+
     // MARK: Out of the way
 
     @Test("requests with a body, HEAD, Range or the caller's own validators pass through untouched")
