@@ -300,9 +300,10 @@ public final class PinningAsyncHTTPClientTransport: Transport {
     static let systemBundlePaths = ["/etc/ssl/certs/ca-certificates.crt", "/etc/pki/tls/certs/ca-bundle.crt",
                                     "/etc/ssl/ca-bundle.pem", "/etc/pki/tls/cacert.pem", "/etc/ssl/cert.pem"]
 
-    /// `host` of `host:port` or `[v6]:port`.
+    /// `host` of `host:port` or `[v6]:port`, percent-decoded as AsyncHTTPClient decodes it
+    /// before it connects (an authority a middleware wrote: Courier's own are decoded already).
     static func host(of authority: String) -> String {
-        var authority = Substring(authority)
+        var authority = Substring(authority.contains("%") ? authority.removingPercentEncoding ?? authority : authority)
         if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
         if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
             return String(authority[authority.index(after: authority.startIndex)..<close]).lowercased()

@@ -32,6 +32,15 @@ struct CheckedURL: Sendable, Hashable {
         guard var host = components.percentEncodedHost, !host.isEmpty else {
             throw APIError.invalidURL(redacted, reason: "the URL has no host")
         }
+        if host.contains("%") && !host.hasPrefix("[") {
+            // `api%2Eexample.com` is `api.example.com` to the transports, which connect to the
+            // decoded host: every check made on the host here (origin, pins, cookies) must see
+            // that name too, or a pinned host written encoded would slip past its pins.
+            guard let decoded = host.removingPercentEncoding, !decoded.isEmpty, decoded.utf8.allSatisfy(Self.isHostNameByte) else {
+                throw APIError.invalidURL(redacted, reason: "its host is percent-encoded into characters a host name cannot have; write the host name itself (an internationalized one in its xn-- form)")
+            }
+            host = decoded
+        }
         let defaultPort = scheme == "https" ? 443 : 80
         let port = components.port ?? defaultPort
         guard (1...65535).contains(port) else {
@@ -51,6 +60,17 @@ struct CheckedURL: Sendable, Hashable {
         var path = Substring(self.path)
         while path.hasSuffix("/") { path = path.dropLast() }
         return String(path)
+    }
+
+    /// A letter, digit, `-`, `.` or `_`: what a host name (or an IPv4 address) is made of.
+    private static func isHostNameByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"):
+            return true
+        default:
+            return false
+        }
     }
 
     /// Lowercased, trailing dot removed: `API.Example.com.` and `api.example.com` are one host.

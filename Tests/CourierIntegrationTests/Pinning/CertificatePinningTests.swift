@@ -79,6 +79,16 @@ struct CertificatePinningTests {
         }
     }
 
+    @Test("a percent-encoded host (127%2E0%2E0%2E1) is the host it decodes to: its pins apply")
+    func percentEncodedHost() async throws {
+        let wrong = CertificatePinning.Pin.spki(Data(repeating: 7, count: 32).base64EncodedString())
+        try await withPinnedClient({ _ in CertificatePinning(pins: ["127.0.0.1": [wrong]]) }) { (client: APIClient, server: FaultServer, _: TestCertificate) async throws in
+            let port = try #require(server.baseURL.port)
+            await #expect(throws: APIError.self) { try await client.send(Request<Data>(path: "https://127%2E0%2E0%2E1:\(port)/ok")) }
+            #expect(server.requestCount == 0, "the request reached the pinned host past its pins")
+        }
+    }
+
     @Test("an excluded host is not pinned")
     func excludedHost() async throws {
         let wrong = CertificatePinning.Pin.spki(Data(repeating: 7, count: 32).base64EncodedString())

@@ -37,6 +37,19 @@ struct RequestBuilderTests {
         #expect(head.path == "/v2/items?page=2")
     }
 
+    @Test("a percent-encoded host is sent, compared and credited as the host it decodes to; one that decodes to what no host name has is refused")
+    func percentEncodedHost() throws {
+        let (client, _) = makeClient(baseURL: "https://api.example.com/v2")
+        let (head, _) = try client.prepare(Request<Data>(path: "https://api%2Eexample%2ecom/v2/items"))
+        #expect(head.authority == "api.example.com")
+        // The base URL's origin: its default headers go along, as to any request of its own.
+        #expect(head.headerFields[.userAgent] != nil)
+        for hostile in ["https://api.example.com%2F.evil.example/x", "https://evil%00.example/x", "https://b%C3%BCcher.example/x"] {
+            let error = #expect(throws: APIError.self) { try client.prepare(Request<Data>(path: hostile)) }
+            #expect(error?.kind == .invalidURL, "\(hostile)")
+        }
+    }
+
     @Test("a value interpolated after the path's own '?' is a query value: encoded whole, and empty or '..' allowed")
     func interpolatedQueryValue() throws {
         let (client, _) = makeClient()
