@@ -268,6 +268,15 @@ public final class PinningAsyncHTTPClientTransport: Transport {
                         failures.fail(error)
                         throw error
                     }
+                }.flatMapError { error in
+                    // AsyncHTTPClient does not close a connection whose debug initializer fails: a
+                    // refused server (a man in the middle) would keep each one open, a descriptor
+                    // per request. Closed here, and the failure reported once it is closed: the
+                    // pool then still counts the connection as starting and ignores its close,
+                    // where a close reported after the failure (while the pool backs off) would
+                    // find it gone.
+                    channel.close(promise: nil)
+                    return channel.closeFuture.flatMapThrowing { _ in throw error }
                 }
             }
             configuration.http1_1ConnectionDebugInitializer = check

@@ -89,6 +89,20 @@ struct CertificatePinningTests {
         }
     }
 
+    @Test("a connection refused by its pins is closed, not left open (a man in the middle holding it would use up descriptors)")
+    func refusedConnectionsAreClosed() async throws {
+        let wrong = CertificatePinning.Pin.spki(Data(repeating: 7, count: 32).base64EncodedString())
+        try await withPinnedClient({ _ in CertificatePinning(pins: ["127.0.0.1": [wrong]]) }) { (client: APIClient, server: FaultServer, _: TestCertificate) async throws in
+            for _ in 0..<3 {
+                await #expect(throws: APIError.self) { try await client.send(Request<Data>(path: "/ok")) }
+            }
+            #expect(server.connectionCount >= 3)
+            let deadline = ContinuousClock.now + .seconds(10)
+            while server.openConnections > 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            #expect(server.openConnections == 0, "\(server.openConnections) of \(server.connectionCount) refused connections still open")
+        }
+    }
+
     @Test("an excluded host is not pinned")
     func excludedHost() async throws {
         let wrong = CertificatePinning.Pin.spki(Data(repeating: 7, count: 32).base64EncodedString())
