@@ -33,10 +33,15 @@ struct CookieFile: Sendable {
     init(url: URL, limits: CookieJar.Limits, write: @escaping @Sendable (URL, Data) throws -> Void = CookieFile.replace) {
         self.url = url
         self.replaceContents = write
-        // Saturating: limits as large as `Int.max` (no limit in practice) must not trap.
-        let perCookie = limits.maxCookieBytes.addingReportingOverflow(3 * SetCookieParser.maxAttributeValueBytes)
-        let total = limits.maxCookies.multipliedReportingOverflow(by: perCookie.overflow ? Int.max : perCookie.partialValue)
-        self.maxBytes = min(256 * 1024 * 1024, total.overflow ? Int.max : total.partialValue)
+        // What one cookie takes in the file at most: its name and value, and its attributes
+        // (domain, path), each byte written twice at most (`JSONEncoder` escapes `"`, `\` and
+        // `/`; the parser refuses the control characters it would write as `\uXXXX`), plus the
+        // keys, dates and flags. Saturating: limits as large as `Int.max` (no limit in practice)
+        // must not trap.
+        func saturating(_ result: (partialValue: Int, overflow: Bool)) -> Int { result.overflow ? .max : result.partialValue }
+        let text = saturating(limits.maxCookieBytes.addingReportingOverflow(3 * SetCookieParser.maxAttributeValueBytes))
+        let perCookie = saturating(saturating(text.multipliedReportingOverflow(by: 2)).addingReportingOverflow(512))
+        self.maxBytes = min(256 * 1024 * 1024, saturating(limits.maxCookies.multipliedReportingOverflow(by: perCookie)))
     }
 
     /// The cookies in the file; empty (and a warning logged) when the file is unreadable, too

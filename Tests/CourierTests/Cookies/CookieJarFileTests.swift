@@ -45,6 +45,20 @@ struct CookieJarFileTests {
         #expect(CookieJar(persistingTo: file, limits: .init(maxCookieBytes: .max, maxCookies: .max)).header(for: "https://example.com/") == "p=1")
     }
 
+    @Test("a jar full of the largest cookies, of characters JSON escapes (\\\", /), loads back from its own file")
+    func escapedCookiesLoadBack() throws {
+        let file = try temporaryFile()
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        let limits = CookieJar.Limits(maxCookies: 2)
+        let jar = CookieJar(persistingTo: file, limits: limits)
+        let value = String(repeating: "\"", count: 2_000) + String(repeating: "/", count: 2_000)
+        let path = "/" + String(repeating: "/", count: 1_000)
+        jar.receive(["a=\(value); Max-Age=3600; Path=\(path)", "b=\(value); Max-Age=3600; Path=\(path)"], from: "https://example.com\(path)")
+        #expect(jar.cookies.count == 2)
+        jar.flush()
+        #expect(CookieJar(persistingTo: file, limits: limits).cookies.count == 2)
+    }
+
     @Test("the file is owner-only (0600) and no temporary file is left behind")
     func permissions() throws {
         let file = try temporaryFile()
