@@ -95,24 +95,29 @@ struct URLSessionDownloadTests {
         }
     }
 
+    /// URLSession only: on Linux FoundationNetworking cannot pause a transfer, so the handlers
+    /// run on a queue of their own while the body is written (AsyncHTTPClient's back-pressure
+    /// slows the transfer to the handler's pace instead).
     @Test("a progress handler slower than the chunks arrive gets the newest figures, not a backlog that grows with the download",
-          .timeLimit(.minutes(1)), arguments: TransportKind.allCases)
-    func slowProgressHandler(_ kind: TransportKind) async throws {
+          .timeLimit(.minutes(1)))
+    func slowProgressHandler() async throws {
         let dir = try Transfers.makeDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let size = 32 * 1024 * 1024
         try await withTestServer { server in
-            let client = kind.client(for: server)
+            let client = TransportKind.urlSession.client(for: server)
             let reports = Locked<[Int64]>([])
             let result = try await client.download(Request<Data>(path: "/transfers/download/\(UUID().uuidString)/\(size)"),
                                                    to: dir.appendingPathComponent("d")) { progress in
                 reports.withLock { $0.append(progress.completedBytes) }
-                Thread.sleep(forTimeInterval: 0.002)   // a handler that formats, logs, takes a lock
+                Thread.sleep(forTimeInterval: 0.02)   // a handler that waits on something
             }
             #expect(result.byteCount == Int64(size))
             let seen = reports.withLock { $0 }
-            // Chunks arrive 16 KiB or smaller: 2,048 or more of them; one report each kept this
-            // download waiting ≥ 4 s for its handler and queued a closure per chunk meanwhile.
+            // Chunks arrive 16 KiB or smaller: 2,048 or more of them. One report each (before
+            // coalescing: 2,049) kept this download waiting 40 s for its handler, with a closure
+            // per chunk queued meanwhile; coalesced, the handler runs about once per 20 ms of
+            // transfer (a few hundred times even on a loaded two-core machine).
             #expect(seen.count < 1024, "\(seen.count) reports for \(size / 16_384) chunks or more")
             #expect(seen.last == Int64(size), "the last report is the whole body")
             #expect(seen == seen.sorted(), "reports rise")
