@@ -219,22 +219,11 @@ struct FileUploadTests {
     func stalledStreamBodyTimesOut(before stall: Int) async throws {
         let spool = try Transfers.makeDirectory()
         defer { try? FileManager.default.removeItem(at: spool) }
-        try await withTestServer { server in
-            let client = APIClient(configuration: APIConfiguration(baseURL: server.baseURL, timeout: .seconds(1)),
-                                   transport: Transfers.transport(.urlSession, temporaryDirectory: spool))
-            // Some bytes, then nothing more and no end (a proxied upstream that stalled).
-            let (chunks, producer) = AsyncThrowingStream<ArraySlice<UInt8>, any Error>.makeStream()
-            producer.yield(ArraySlice(repeating: 1, count: stall))
-            let body = HTTPBody(chunks, length: .unknown, iterationBehavior: .single)
-            let start = ContinuousClock.now
-            let error = await #expect(throws: APIError.self) {
-                try await client.send(Request<TransferReceipt>(method: .post, path: "/transfers/upload/\(UUID().uuidString)",
-                                                               body: .stream(body, contentType: "application/octet-stream")))
-            }
-            #expect(error?.kind == .timeout, "\(String(describing: error))")
-            #expect(ContinuousClock.now - start < .seconds(10))
-            producer.finish()
-        }
+        // Some bytes, then nothing more and no end (a proxied upstream that stalled).
+        let (chunks, producer) = AsyncThrowingStream<ArraySlice<UInt8>, any Error>.makeStream()
+        producer.yield(ArraySlice(repeating: 1, count: stall))
+        try await expectTimeout(uploading: HTTPBody(chunks, length: .unknown, iterationBehavior: .single), over: .urlSession, spool: spool)
+        producer.finish()
         let removed = try await Transfers.eventually { (try? FileManager.default.contentsOfDirectory(atPath: spool.path).isEmpty) == true }
         #expect(removed)
     }
@@ -247,10 +236,17 @@ struct FileUploadTests {
         let spool = try Transfers.makeDirectory()
         defer { try? FileManager.default.removeItem(at: spool) }
         let stalled = DeafStall(first: stall)
+        try await expectTimeout(uploading: HTTPBody(stalled, length: .unknown, iterationBehavior: stalling.behavior), over: kind, spool: spool)
+        stalled.release()
+        let removed = try await Transfers.eventually { (try? FileManager.default.contentsOfDirectory(atPath: spool.path).isEmpty) == true }
+        #expect(removed)
+    }
+
+    /// Uploads `body` with a 1 s timeout and expects a `timeout` error well before 10 s.
+    private func expectTimeout(uploading body: HTTPBody, over kind: TransportKind, spool: URL) async throws {
         try await withTestServer { server in
             let client = APIClient(configuration: APIConfiguration(baseURL: server.baseURL, timeout: .seconds(1)),
                                    transport: Transfers.transport(kind, temporaryDirectory: spool))
-            let body = HTTPBody(stalled, length: .unknown, iterationBehavior: stalling.behavior)
             let start = ContinuousClock.now
             let error = await #expect(throws: APIError.self) {
                 try await client.send(Request<TransferReceipt>(method: .post, path: "/transfers/upload/\(UUID().uuidString)",
@@ -259,9 +255,6 @@ struct FileUploadTests {
             #expect(error?.kind == .timeout, "\(String(describing: error))")
             #expect(ContinuousClock.now - start < .seconds(10))
         }
-        stalled.release()
-        let removed = try await Transfers.eventually { (try? FileManager.default.contentsOfDirectory(atPath: spool.path).isEmpty) == true }
-        #expect(removed)
     }
 
     @Test("a stream whose upload fails leaves no temporary file behind")
