@@ -87,8 +87,14 @@ public struct AsyncHTTPClientTransport: Transport {
     /// AsyncHTTPClient's own tracing is off: ``CourierTracing`` records one span per request,
     /// query redacted, instead of two. A
     /// ratio limit refuses legitimate JSON, which often compresses 200–300:1. What the client
-    /// inflates from one network read before Courier counts it is bounded by deflate's ratio
-    /// (at most ~1,032:1) times the read size (at most 64 KiB).
+    /// inflates before Courier counts it is bounded by deflate's ratio (at most ~1,032:1) times
+    /// what the event loop reads in one cycle (up to four reads of at most 64 KiB): measured
+    /// here, a 1 GB gzip bomb against a 1 MiB `maxResponseSize` raised the process's resident
+    /// memory by about 50 MiB for a moment before the request failed. Where that is too much
+    /// per request (a server handling many at once), set
+    /// `decompression: .enabled(limit: .size(n))` in your configuration: a body that inflates
+    /// past `n` then fails as soon as it does, with an ``Courier/APIError`` of kind
+    /// ``Courier/APIError/Kind/network`` that names the client's decompression limit.
     public static func recommendedConfiguration() -> HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
