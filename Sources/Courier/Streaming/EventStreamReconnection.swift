@@ -17,7 +17,8 @@
 public struct EventStreamReconnection: Sendable, Hashable {
     /// Whether to reconnect at all.
     public var isEnabled: Bool
-    /// The delay before reconnecting while the server has not sent a `retry:` field.
+    /// The delay before reconnecting while the server has not sent a `retry:` field (at most
+    /// ``maxDelay``).
     public var defaultDelay: Duration
     /// How many reconnections in a row may fail to deliver an event before the stream gives up
     /// (with the last error, or by ending when the server closed it cleanly). `nil`: no limit.

@@ -48,7 +48,7 @@ public struct ServerSentEventStream: AsyncSequence, Sendable {
             self.stream = stream
             self.pendingBody = stream.firstBody
             self.lastEventID = stream.lastEventID
-            self.reconnectionDelay = stream.policy.defaultDelay
+            self.reconnectionDelay = Swift.min(stream.policy.defaultDelay, stream.policy.maxDelay)
             if stream.firstBody == nil { current = nil }
         }
 
@@ -105,7 +105,9 @@ public struct ServerSentEventStream: AsyncSequence, Sendable {
                 return
             }
             failuresInARow += 1
-            try await Task.sleep(for: reconnectionDelay)
+            // Clamped: a policy without a cap (`maxDelay` of `Int64.max` seconds) lets a server's
+            // `retry:` ask for more than the clock can count.
+            try await Task.sleep(for: reconnectionDelay.clampedToLongestWait)
             do {
                 let (head, body) = try await reconnect(lastEventID)
                 if head.status.code == 204 {

@@ -84,6 +84,27 @@ struct ServerSentEventTests {
         #expect(iterator.reconnectionDelay <= .seconds(60), "a day's delay is capped too")
     }
 
+    @Test("with no cap on the delay (maxDelay of Int64.max seconds), a server's huge retry waits, cancellably, instead of trapping the process")
+    func uncappedRetryDoesNotTrap() async throws {
+        let (client, _) = scriptedClient { _, _ in (ok(), chunkedBody(["retry: 9223372036854775807\ndata: x\n\n"])) }
+        let listening = Task {
+            var iterator = try await client.events(for: Request<Void>(path: "/sse"), reconnection: .automatic(maxDelay: .seconds(Int64.max))).makeAsyncIterator()
+            #expect(try await iterator.next()?.data == "x")
+            return try await iterator.next()?.data   // reconnects after the server's delay: waits
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        listening.cancel()
+        await #expect(throws: CancellationError.self) { try await listening.value }
+    }
+
+    @Test("a default delay above maxDelay is capped too")
+    func defaultDelayIsCapped() async throws {
+        let (client, _) = scriptedClient { _, _ in (ok(), chunkedBody(["data: x\n\n"])) }
+        let iterator = try await client.events(for: Request<Void>(path: "/sse"),
+                                               reconnection: .automatic(defaultDelay: .seconds(3_600), maxDelay: .seconds(5))).makeAsyncIterator()
+        #expect(iterator.reconnectionDelay == .seconds(5))
+    }
+
     @Test("stops reconnecting after maxAttempts connections without an event")
     func givesUp() async throws {
         let (client, transport) = scriptedClient { _, call in
