@@ -97,11 +97,12 @@ public final class RecordingTransport: Transport {
                                                                 redacting: extraHeaders),
                 body: resText, bodyEncoding: resEncoding)
         )
-        let snapshot = cassette.withLock { cassette -> Cassette in
+        // Written under the lock: a copy written after it was released could land after a
+        // newer one and replace the file with fewer exchanges (requests recorded at once).
+        try cassette.withLock { cassette in
             cassette.exchanges.append(exchange)
-            return cassette
+            try cassette.write(to: file)
         }
-        try snapshot.write(to: file)
         return (response, responseBody == nil ? nil : HTTPBody(data))
     }
 

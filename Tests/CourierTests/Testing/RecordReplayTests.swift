@@ -45,6 +45,24 @@ struct RecordReplayTests {
         #expect(live.requests.count == 2)
     }
 
+    @Test("requests recorded at once all reach the file: a slower writer never replaces it with fewer exchanges")
+    func concurrentRecording() async throws {
+        let file = cassetteURL()
+        defer { try? FileManager.default.removeItem(at: file) }
+        let live = StubTransport()
+        live.on(.get, "/items/{id}") { request in
+            try? await Task.sleep(for: .microseconds(Int.random(in: 0...2_000)))
+            return .text(request.target)
+        }
+        let client = APIClient(configuration: APIConfiguration(baseURL: URL(string: "https://api.example.com")!),
+                               transport: RecordingTransport(live, file: file))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for id in 0..<60 { group.addTask { _ = try await client.send(Request<String>(path: "/items/\(id)")) } }
+            try await group.waitForAll()
+        }
+        #expect(try Cassette(contentsOf: file).exchanges.count == 60)
+    }
+
     @Test("an unknown request fails clearly, naming it and what was recorded")
     func unknownRequest() async throws {
         let replay = ReplayTransport(cassette: Cassette(exchanges: [
