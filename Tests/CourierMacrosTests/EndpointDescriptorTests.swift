@@ -32,6 +32,35 @@ struct EndpointDescriptorTests {
         #expect(endpoint.options.operationName == "A.a(id:)")
     }
 
+    @Test("Data, a dictionary, or a list where one value goes (path, header) fails the call instead of sending Swift's description of it")
+    func valuesWithoutATextFormFail() {
+        let cases: [(String, (inout EndpointDescriptor) -> Void)] = [
+            ("Data in the path", { $0.path("hash", Data([1, 2])) }),
+            ("Data in the query", { $0.query("sig", Data([1, 2])) }),
+            ("Data in a header", { $0.header("X-Sig", Data([1, 2])) }),
+            ("Data among query values", { $0.query("sig", [Data([1])]) }),
+            ("a dictionary in the query", { $0.query("filter", ["a": 1]) }),
+            ("a list in the path", { $0.path("ids", [1, 2]) }),
+            ("a set in a header", { $0.header("X-Tags", Set(["a"])) }),
+        ]
+        for (label, bind) in cases {
+            var endpoint = EndpointDescriptor(method: "GET", path: "/a/{hash}/{ids}", operation: "A.a()")
+            bind(&endpoint)
+            #expect(endpoint.deferredEncodingError is EndpointError, "\(label)")
+            #expect(endpoint.query.isEmpty && endpoint.headers.isEmpty && endpoint.pathParameters.isEmpty, "\(label): nothing is sent for it")
+        }
+    }
+
+    @Test("a set or an array slice in the query adds one item per element, as an array does (a set's in sorted order)")
+    func collectionsInTheQuery() {
+        var endpoint = EndpointDescriptor(method: "GET", path: "/a", operation: "A.a()")
+        endpoint.query("tags", Set(["b", "a"]))
+        endpoint.query("ids", [1, 2, 3][1...])
+        #expect(endpoint.query == [URLQueryItem(name: "tags", value: "a"), URLQueryItem(name: "tags", value: "b"),
+                                   URLQueryItem(name: "ids", value: "2"), URLQueryItem(name: "ids", value: "3")])
+        #expect(endpoint.deferredEncodingError == nil)
+    }
+
     @Test("a payload description given with a MultipartForm body fails the call: the form's parts are named where they are appended")
     func payloadDescriptionWithFormFails() {
         var form = MultipartForm()

@@ -66,7 +66,9 @@ public struct EndpointDescriptor: Sendable {
     /// for dates, its description otherwise. `nil` leaves the template to its default (`{id=3}`); a template
     /// with neither fails when sent, naming the parameter.
     public mutating func path<Value>(_ name: String, _ value: Value?) {
-        guard let value, let text = Self.text(value) else { return }
+        guard let value else { return }
+        if let refusal = Self.refusal(of: value, as: "path parameter '\(name)'", takesLists: false) { return fail(refusal) }
+        guard let text = Self.text(value) else { return }
         pathParameters[name] = text
     }
 
@@ -75,6 +77,7 @@ public struct EndpointDescriptor: Sendable {
     /// Adds a query item; `nil` is left out, and an array adds one item per element.
     public mutating func query<Value>(_ name: String, _ value: Value?) {
         guard let value else { return }
+        if let refusal = Self.refusal(of: value, as: "query item '\(name)'", takesLists: true) { return fail(refusal) }
         if let values = Self.elements(value) {
             for element in values {
                 if let text = Self.text(element) { query.append(URLQueryItem(name: name, value: text)) }
@@ -94,7 +97,9 @@ public struct EndpointDescriptor: Sendable {
     /// Adds a header; `nil` is left out. A name that is not a token, or a value with CR, LF or
     /// NUL, makes the call fail with an ``Courier/APIError`` of kind ``Courier/APIError/Kind/encodingFailed``.
     public mutating func header<Value>(_ name: String, _ value: Value?) {
-        guard let value, let text = Self.text(value) else { return }
+        guard let value else { return }
+        if let refusal = Self.refusal(of: value, as: "header '\(name)'", takesLists: false) { return fail(refusal) }
+        guard let text = Self.text(value) else { return }
         do {
             headers.append(try HeaderValidation.field(name: name, value: text))
         } catch {
@@ -138,9 +143,42 @@ extension EndpointDescriptor {
         QueryEncoding.text(of: value)
     }
 
-    /// The elements of an array value, for repeated query items and form fields.
+    /// The elements of a list value, for repeated query items and form fields: an array, an
+    /// array slice or another collection, a set (sorted by text, so the request is the same
+    /// every time); `nil` for a single value.
     static func elements(_ value: Any) -> [Any]? {
-        value as? [Any]
+        if let array = value as? [Any] { return array }
+        // Scalars first, without a mirror (the common case, and the cheap one).
+        if value is any QueryValue || value is any RawRepresentable || value is Data { return nil }
+        let mirror = Mirror(reflecting: value)
+        switch mirror.displayStyle {
+        case .collection: return mirror.children.map(\.value)
+        case .set: return mirror.children.map(\.value).sorted { (text($0) ?? "") < (text($1) ?? "") }
+        default: return nil
+        }
+    }
+
+    /// Why `value` cannot be sent as `place`, or `nil`: `Data` and dictionaries have no text
+    /// form (Swift's description of them, "2 bytes" or `["a": 1]`, would be sent); a list goes
+    /// only where a parameter may repeat (the query).
+    static func refusal(of value: Any, as place: String, takesLists: Bool) -> EndpointError? {
+        if let optional = value as? any OptionalValue {
+            return optional.wrappedValue.flatMap { refusal(of: $0, as: place, takesLists: takesLists) }
+        }
+        if value is Data {
+            return EndpointError("the \(place) is Data, which has no text form; encode it first (base64 or hex) or send bytes in a body")
+        }
+        if let elements = elements(value) {
+            guard takesLists else {
+                return EndpointError("the \(place) is a list, and takes one value; join it (\"a,b\") or send it in the query")
+            }
+            return elements.lazy.compactMap { refusal(of: $0, as: place, takesLists: false) }.first
+        }
+        if value is any QueryValue || value is any RawRepresentable { return nil }   // scalars, without a mirror
+        if Mirror(reflecting: value).displayStyle == .dictionary {
+            return EndpointError("the \(place) is a dictionary, which has no text form; bind its entries one by one")
+        }
+        return nil
     }
 }
 
