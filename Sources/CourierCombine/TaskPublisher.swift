@@ -51,7 +51,10 @@ final class TaskSubscription<S: Subscriber>: Subscription, @unchecked Sendable w
             } catch let error as APIError {
                 result = .failure(error)
             } catch is CancellationError {
-                return
+                // After `cancel()` nobody is told (`finish` finds no subscriber); a cancellation
+                // from below (a middleware, a stub) while the subscriber waits completes the
+                // publisher, as the completion-handler API does, rather than leaving it silent.
+                result = .failure(.cancelled(request: nil))
             } catch {
                 result = .failure(.unknown(request: nil, underlying: error))
             }

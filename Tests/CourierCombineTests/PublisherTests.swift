@@ -88,6 +88,15 @@ struct PublisherTests {
         #expect(failure(completion)?.statusCode == 404)
     }
 
+    @Test("a CancellationError from below (a middleware, a stub) while the subscriber still waits completes with .cancelled, never silence", .timeLimit(.minutes(1)))
+    func cancellationFromBelowCompletes() async {
+        let (client, stub) = makeClient()
+        stub.on(.get, "/posts/3") { _ in throw CancellationError() }
+        let (values, completion) = await Collector(client.publisher(for: Request<Post>(path: "/posts/3"))).finish()
+        #expect(values.isEmpty)
+        #expect(failure(completion)?.kind == .cancelled)
+    }
+
     @Test("nothing is sent until there is a subscriber")
     func lazy() async throws {
         let (client, stub) = makeClient()
