@@ -63,15 +63,23 @@ extension StubTransport {
             let relative = String(fullPath.dropFirst(root.path.count))
             if let route = Self.route(forRelativePath: relative, file: file) { routes.append(route) }
         }
-        // Patterns first, literals last: the most recently added stub wins.
-        routes.sort { lhs, rhs in
-            let l = lhs.pattern.description.contains("{"), r = rhs.pattern.description.contains("{")
-            return l != r ? l : lhs.pattern.description < rhs.pattern.description
-        }
+        // The most recently added stub wins: the least specific patterns go first, literals last.
+        routes.sort { Self.specificity(of: $0.pattern.description) < Self.specificity(of: $1.pattern.description) }
         for route in routes {
             on(route.method, route.pattern, StubResponse.file(route.file, status: route.status))
         }
         return routes
+    }
+
+    /// How specific a route pattern is, for ordering: a literal path beats any pattern; among
+    /// patterns, more literal segments, then a later first placeholder (`users/{id}` beats
+    /// `{collection}/{id}`); then the text, so the order is the same every time.
+    static func specificity(of pattern: String) -> (Int, Int, Int, String) {
+        let segments = pattern.split(separator: "/")
+        let placeholder = { (segment: Substring) in segment.contains("{") }
+        let firstPlaceholder = segments.firstIndex(where: placeholder) ?? segments.count
+        let isLiteral = segments.contains(where: placeholder) ? 0 : 1
+        return (isLiteral, segments.count(where: { !placeholder($0) }), firstPlaceholder, pattern)
     }
 
     /// Answers requests from a fixture directory inside a bundle (a test target's resources:

@@ -43,6 +43,24 @@ struct FixtureDirectoryTests {
         #expect(try await client.send(Request<String>(path: "/readme")) == "plain text")
     }
 
+    @Test("the more specific pattern answers: users/{id} before {collection}/{id}, whatever their names' order")
+    func specificPatternWins() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("courier-fixtures-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        for (path, name) in [("users/{id}.json", "a user"), ("{collection}/{id}.json", "anything"), ("users/{id}/posts/{post}.json", "a user's post"),
+                             ("{collection}/{id}/posts/{post}.json", "any post")] {
+            let url = root.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(#"{"id": 0, "name": "\#(name)"}"#.utf8).write(to: url)
+        }
+        let (client, stub) = makeClient()
+        try stub.loadFixtures(from: root)
+        #expect(try await client.send(Request<User>(path: "/users/7")).name == "a user")
+        #expect(try await client.send(Request<User>(path: "/teams/7")).name == "anything")
+        #expect(try await client.send(Request<User>(path: "/users/7/posts/1")).name == "a user's post")
+        #expect(try await client.send(Request<User>(path: "/teams/7/posts/1")).name == "any post")
+    }
+
     @Test("a missing directory is a clear error")
     func missingDirectory() {
         let stub = StubTransport()
