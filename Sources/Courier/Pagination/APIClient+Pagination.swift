@@ -22,19 +22,31 @@ extension APIClient {
         _ first: R,
         next: @escaping @Sendable (_ request: R, _ response: Response<R.Response>) throws -> R?
     ) -> PageSequence<R.Response> {
-        PageSequence(first: step(first, visited: [], next: next))
+        PageSequence(first: step(first, visited: nil, next: next))
     }
 
+    /// The pages one iteration has fetched, as SHA-256 digests of what identifies them: a fixed
+    /// 64 bytes a page however long its URL (a cursor of kilobytes), shared by the iteration's
+    /// steps rather than copied into each (which cost time quadratic in the number of pages).
+    private final class VisitedPages: Sendable {
+        private let keys = Locked(Set<String>())
+        /// Adds `key`; `false` when it was there already.
+        func insert(_ key: String) -> Bool { keys.withLock { $0.insert(SHA256.hex(key)).inserted } }
+        var count: Int { keys.withLock { $0.count } }
+    }
+
+    /// A page's step; `visited` is `nil` for the first one, which starts a new set for each
+    /// iteration of the sequence.
     private func step<R: APIRequest>(
         _ request: R,
-        visited: Set<String>,
+        visited: VisitedPages?,
         next: @escaping @Sendable (R, Response<R.Response>) throws -> R?
     ) -> PageSequence<R.Response>.Step {
         let prepared = try? prepare(request)
         let head = prepared?.0
         let summary = head.map { self.summary(of: $0, operationName: request.options.operationName) }
         return PageSequence.Step(summary: summary) { [self] in
-            var visited = visited
+            let visited = visited ?? VisitedPages()
             if let head, let summary {
                 // A cursor may travel in the body (GraphQL, `search_after`): the body is part of
                 // what identifies a page. A body that cannot be read again is never compared.
@@ -47,7 +59,7 @@ extension APIClient {
                         return " body:\(hasher.finalize())"
                     } ?? " unreadable body:\(visited.count)"
                 }
-                guard visited.insert(key).inserted else {
+                guard visited.insert(key) else {
                     throw APIError.network(request: summary, underlying: PaginationError(
                         reason: "the server led back to a page already fetched (after \(visited.count) pages): a pagination cycle", url: summary.url))
                 }

@@ -72,6 +72,19 @@ struct PaginationTests {
         #expect(pages.count == 2)
     }
 
+    @Test("a page sequence iterated twice fetches every page both times: each iteration keeps its own record of the pages it saw")
+    func iteratedTwice() async throws {
+        struct Feed: Decodable, Sendable { var items: [String]; var next: String? }
+        let (client, stub) = makeClient()
+        stub.on(.get, "/feed") { request in
+            pageQuery(request, "c") == nil ? .json(#"{"items": ["a"], "next": "c1"}"#) : .json(#"{"items": ["b"]}"#)
+        }
+        let sequence = client.pages(Request<Feed>(path: "/feed"), cursorParameter: "c") { $0.next }
+        #expect(try await sequence.collect().flatMap(\.items) == ["a", "b"])
+        #expect(try await sequence.collect().flatMap(\.items) == ["a", "b"])
+        #expect(stub.requests.count == 4)
+    }
+
     @Test("Link headers: follows rel=next (absolute and relative) until there is none")
     func linkHeaders() async throws {
         let (client, stub) = makeClient()
