@@ -23,13 +23,15 @@ struct CassetteBodyRedaction: Sendable {
     }
 
     /// `data` with its secret fields redacted when it is a JSON document (by content type, or
-    /// by its first character when there is none) or a form; any other body is returned as it is.
+    /// by its first character) or a form; any other body is returned as it is.
     func redact(_ data: Data, contentType: String?) -> Data {
         guard !data.isEmpty else { return data }
         let type = contentType?.lowercased() ?? ""
         if type.hasPrefix("application/x-www-form-urlencoded") { return redactForm(data) }
+        // By its first character whatever its type: servers send JSON as text/plain or
+        // text/html too, and a body that only looks like JSON is returned as it is.
         let isJSON = type.hasPrefix("application/json") || type.contains("+json")
-            || (contentType == nil && data.first(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }).map { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "[") } == true)
+            || data.first(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }).map { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "[") } == true
         return isJSON ? redactJSON(data) : data
     }
 

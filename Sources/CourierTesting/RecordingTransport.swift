@@ -137,6 +137,8 @@ public final class RecordingTransport: Transport {
             var value = field.value
             if field.name == .location || field.name == .contentLocation {
                 value = value.hasPrefix("/") ? queryNames.redact(target: value) : queryNames.redact(url: value)
+            } else if field.name == Self.link {
+                value = redactLinks(value, queryNames: queryNames)
             }
             for secret in secrets where value.contains(secret) {
                 value = value.replacingOccurrences(of: secret, with: Redaction.placeholder)
@@ -144,6 +146,22 @@ public final class RecordingTransport: Transport {
             scrubbed.append(HTTPField(name: field.name, value: value))
         }
         return scrubbed
+    }
+
+    private static let link = HTTPField.Name("Link")!
+
+    /// A `Link` field with each `<URL>`'s secret query values redacted (next-page links echo
+    /// signed cursors and tokens).
+    static func redactLinks(_ value: String, queryNames: Redaction.QueryNames) -> String {
+        var out = ""
+        var rest = Substring(value)
+        while let open = rest.firstIndex(of: "<"), let close = rest[open...].firstIndex(of: ">") {
+            out += rest[...open]
+            let url = String(rest[rest.index(after: open)..<close])
+            out += url.hasPrefix("/") ? queryNames.redact(target: url) : queryNames.redact(url: url)
+            rest = rest[close...]
+        }
+        return out + rest
     }
 
     /// `data` with every secret value replaced by the placeholder (text bodies only).

@@ -65,6 +65,25 @@ struct CassetteRedactionTests {
         #expect(text.contains("password=x"), "a JSON string value is not parsed as a form")
     }
 
+    @Test("a Link header's URLs keep no secret query value, the recorder's own names included")
+    func linkHeader() async throws {
+        let link = #"<https://api.example.com/v1/items?cursor_sig=SIG-SECRET&page=2>; rel="next", </v1/items?access_token=TOK-SECRET>; rel="first""#
+        let (text, _) = try await record(Request<Data>(path: "/items"), response: StubResponse.text("[]").header(HTTPField.Name("Link")!, link)) {
+            RecordingTransport($0, file: $1, redactQueryItems: ["cursor_sig"])
+        }
+        #expect(!text.contains("SIG-SECRET"))
+        #expect(!text.contains("TOK-SECRET"))
+        #expect(text.contains("page=2") && text.contains(#"rel=\"next\""#))
+    }
+
+    @Test("a JSON body sent with another content type (text/plain, text/html) has its secret fields redacted too")
+    func jsonUnderAnotherType() async throws {
+        let (text, _) = try await record(Request<Data>(path: "/token"),
+                                         response: StubResponse.text(#"{"access_token": "TOKEN-SECRET", "expires_in": 3600}"#))
+        #expect(!text.contains("TOKEN-SECRET"))
+        #expect(text.contains("3600"))
+    }
+
     @Test("a redirect's Location keeps no secret query value (a presigned URL's signature and token)")
     func redirectLocation() async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-cassette-\(UUID().uuidString).json")
