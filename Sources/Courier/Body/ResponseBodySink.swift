@@ -26,6 +26,10 @@ package final class ResponseBodySink: Sendable {
     private let state: Locked<State>
     private let limit: Int64?
     private let progress: TransferProgressHandler?
+    /// The last count handed to ``progress`` (-1: none since the body began). Held while the
+    /// handler runs: the transport's queue and the client's task both report, and a report
+    /// below the last one (the client's "nothing yet" arriving after the first bytes) is dropped.
+    private let reported = Locked<Int64>(-1)
 
     /// A sink writing to `handle`, refusing more than `limit` bytes.
     package init(handle: FileHandle, limit: Int64?, progress: TransferProgressHandler?) {
@@ -37,9 +41,15 @@ package final class ResponseBodySink: Sendable {
     /// Whether the caller gave a progress handler.
     package var reportsProgress: Bool { progress != nil }
 
-    /// Tells the caller's progress handler `progress` (one that ``write(_:)`` returned).
+    /// Tells the caller's progress handler `progress` (one that ``write(_:)`` returned, or the
+    /// client's report of the start), unless it is below one already told.
     package func report(_ progress: TransferProgress) {
-        self.progress?(progress)
+        guard let handler = self.progress else { return }
+        reported.withLock { last in
+            guard progress.completedBytes >= last else { return }
+            last = progress.completedBytes
+            handler(progress)
+        }
     }
 
     /// Called by the transport for each response whose body belongs here, when its head
@@ -52,6 +62,7 @@ package final class ResponseBodySink: Sendable {
             guard state.written > 0, let handle = state.handle else { return }
             try handle.truncate(atOffset: 0)   // and moves the file pointer there
             state.written = 0
+            reported.withLock { $0 = -1 }   // the new response's progress starts again
         }
     }
 

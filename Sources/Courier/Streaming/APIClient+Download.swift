@@ -89,8 +89,9 @@ extension APIClient {
                 if let limit, let total, total > Int64(limit) {
                     throw APIError.resourceTooLarge(request: summary, limit: limit)
                 }
-                // (Unless a transport writing to the sink has already reported bytes.)
-                if sink.bytesWritten == 0 { progress?(TransferProgress(completedBytes: 0, totalBytes: total)) }
+                // Through the sink, which drops it when a transport writing there has already
+                // reported bytes (its queue and this task report at the same time).
+                sink.report(TransferProgress(completedBytes: 0, totalBytes: total))
                 if let body {
                     for try await chunk in body {
                         if chunk.isEmpty { continue }   // a transport writing to the sink says it is moving

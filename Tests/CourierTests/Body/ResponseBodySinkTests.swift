@@ -1,0 +1,40 @@
+@testable import Courier
+import Foundation
+import Testing
+
+/// The sink a transport writes a download to: its progress never goes backwards, whoever
+/// reports it (the transport's queue, or the client's "nothing yet" at the start).
+@Suite("ResponseBodySink")
+struct ResponseBodySinkTests {
+    private func makeSink(_ seen: Locked<[Int64]>) throws -> (ResponseBodySink, URL) {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-sink-\(UUID().uuidString)")
+        FileManager.default.createFile(atPath: file.path, contents: nil)
+        let sink = ResponseBodySink(handle: try FileHandle(forWritingTo: file), limit: nil,
+                                    progress: { progress in seen.withLock { $0.append(progress.completedBytes) } })
+        return (sink, file)
+    }
+
+    @Test("a report below one already made is dropped: the client's start report arriving after the transport's first")
+    func neverBackwards() throws {
+        let seen = Locked<[Int64]>([])
+        let (sink, file) = try makeSink(seen)
+        defer { try? FileManager.default.removeItem(at: file) }
+        try sink.begin()
+        let first = try #require(try sink.write(Data(count: 100)))
+        sink.report(first)
+        sink.report(TransferProgress(completedBytes: 0, totalBytes: nil))   // late
+        #expect(seen.withLock { $0 } == [100])
+    }
+
+    @Test("a second response starts the file again, and its progress from 0")
+    func restartReportsAgain() throws {
+        let seen = Locked<[Int64]>([])
+        let (sink, file) = try makeSink(seen)
+        defer { try? FileManager.default.removeItem(at: file) }
+        try sink.begin()
+        sink.report(try #require(try sink.write(Data(count: 100))))
+        try sink.begin()   // retried after the connection was cut
+        sink.report(try #require(try sink.write(Data(count: 10))))
+        #expect(seen.withLock { $0 } == [100, 10])
+    }
+}
