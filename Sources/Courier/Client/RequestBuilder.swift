@@ -324,6 +324,7 @@ struct RequestBuilder: Sendable {
         case .form(let pairs):
             return (HTTPBody(FormEncoding.encode(pairs)), "application/x-www-form-urlencoded")
         case .multipart(let form):
+            try form.validate()
             return (SegmentSequence(segments: form.segments(), chunkSize: BodyReading.uploadChunkSize).makeBody(), form.contentType)
         case .file(let url, let contentType):
             _ = try FileChunks.size(of: url)

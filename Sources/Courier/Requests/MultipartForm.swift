@@ -55,8 +55,50 @@ public struct MultipartForm: Sendable {
         self.boundary = boundary ?? "courier-" + (0..<4).map { _ in String(UInt32.random(in: .min ... .max), radix: 16) }.joined()
     }
 
-    /// The `Content-Type` header value: `multipart/form-data; boundary=…`.
-    public var contentType: String { "multipart/form-data; boundary=\(boundary)" }
+    /// The `Content-Type` header value: `multipart/form-data; boundary=…` (quoted when the
+    /// boundary has characters a token cannot have, such as a space).
+    public var contentType: String {
+        let isToken = boundary.utf8.allSatisfy { Self.isTokenByte($0) }
+        return "multipart/form-data; boundary=" + (isToken ? boundary : "\"\(boundary)\"")
+    }
+
+    /// Checks what ``init(boundary:)`` was given, before the form is sent: 1 to 70 of the
+    /// characters RFC 2046 allows in a boundary (letters, digits, `'()+_,-./:=?`, and spaces but
+    /// not at the end), and no in-memory part that contains the delimiter `--boundary` at the
+    /// start of a line. (A file part is read as it is sent and is not searched; the random
+    /// default boundary has 128 bits and does not occur by chance.)
+    func validate() throws {
+        let bytes = Array(boundary.utf8)
+        guard (1...70).contains(bytes.count), bytes.allSatisfy(Self.isBoundaryByte), bytes.last != UInt8(ascii: " ") else {
+            throw MultipartFormError(reason: "the boundary '\(boundary.prefix(80))' is not one RFC 2046 allows: 1 to 70 letters, digits, spaces (not last) or '()+_,-./:=?")
+        }
+        let delimiter = Array("\r\n--\(boundary)".utf8)
+        for part in parts {
+            guard case .data(let data) = part.content else { continue }
+            let text = [UInt8]("\r\n".utf8) + data   // the part follows its headers' blank line
+            if text.firstRange(of: delimiter) != nil {
+                throw MultipartFormError(reason: "the part '\(part.name.prefix(80))' contains the boundary '\(boundary.prefix(80))' at the start of a line, which would end it early; use another boundary (or the random default)")
+            }
+        }
+    }
+
+    private static func isBoundaryByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        default:
+            return "'()+_,-./:=? ".utf8.contains(byte)
+        }
+    }
+
+    private static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        default:
+            return "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        }
+    }
 
     /// Adds a text field.
     public mutating func append(_ value: String, name: String) {

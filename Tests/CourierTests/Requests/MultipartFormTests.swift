@@ -1,5 +1,6 @@
 @testable import Courier
 import Foundation
+import HTTPTypes
 import OpenAPIRuntime
 import Testing
 
@@ -21,6 +22,32 @@ struct MultipartFormTests {
         want.append(contentsOf: Array("\r\n--XyZ--\r\n".utf8))
         #expect(try await bytes(of: form) == want)
         #expect(form.contentType == "multipart/form-data; boundary=XyZ")
+    }
+
+    @Test("a boundary RFC 2046 does not allow, or one that a part contains at the start of a line, fails the request instead of a corrupt body")
+    func boundaryChecked() throws {
+        let client = APIClient(configuration: APIConfiguration(baseURL: URL(string: "https://api.example.com")!), transport: NoTransport())
+        func prepare(_ form: MultipartForm) throws { _ = try client.prepare(Request<Data>(method: .post, path: "/up", body: .multipart(form))) }
+        for bad in ["", String(repeating: "b", count: 71), "ends-with-space ", "semi;colon", "quote\"d"] {
+            var form = MultipartForm(boundary: bad)
+            form.append("x", name: "a")
+            let error = #expect(throws: APIError.self, "\(bad)") { try prepare(form) }
+            #expect(error?.underlyingError is MultipartFormError, "\(bad)")
+        }
+        var colliding = MultipartForm(boundary: "x")
+        colliding.append("before\r\n--x--\r\nafter", name: "note")
+        #expect(throws: APIError.self) { try prepare(colliding) }
+        var leading = MultipartForm(boundary: "x")
+        leading.append("--x\r\n", name: "note")
+        #expect(throws: APIError.self) { try prepare(leading) }
+        // Allowed: a space inside (the header quotes it), and text that merely mentions the boundary.
+        var spaced = MultipartForm(boundary: "a b")
+        spaced.append("see --a b here", name: "note")
+        try prepare(spaced)
+        #expect(spaced.contentType == "multipart/form-data; boundary=\"a b\"")
+        var random = MultipartForm()
+        random.append("x", name: "a")
+        try prepare(random)
     }
 
     @Test("files are streamed from disk and the length is known up front")
@@ -61,5 +88,12 @@ struct MultipartFormTests {
         #expect(MediaType.infer(fileName: nil, data: Data([0x49, 0x49, 0x2A, 0x00, 1])).description == "image/tiff")
         #expect(MediaType.infer(fileName: nil, data: Data("plain words".utf8)).description == "text/plain")
         #expect(MediaType.infer(fileName: "blob", data: Data([0x00, 0xFF, 0xFE])).description == "application/octet-stream")
+    }
+}
+
+/// A transport for tests that only prepare requests.
+private struct NoTransport: Transport {
+    func send(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
+        throw TransportError(.other, "not sent")
     }
 }

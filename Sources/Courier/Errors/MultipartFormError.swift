@@ -1,0 +1,8 @@
+/// Why a ``MultipartForm`` could not be sent: a boundary given to
+/// ``MultipartForm/init(boundary:)`` that RFC 2046 does not allow, or that appears in one of the
+/// form's parts (which would end the part early).
+public struct MultipartFormError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What is wrong.
+    public var reason: String
+    public var description: String { reason }
+}
