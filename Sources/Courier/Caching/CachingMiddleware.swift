@@ -81,6 +81,8 @@ public struct CachingMiddleware: Middleware {
     /// Where responses are kept. Purge it at logout: ``HTTPCacheStore/removeAll()``,
     /// ``HTTPCacheStore/removeEntries(for:sensitiveQueryNames:)``, ``HTTPCacheStore/removeEntries(withURLPrefix:)``.
     public let store: any HTTPCacheStore
+    /// The URLs successful unsafe requests changed, shared by copies of this middleware.
+    private let invalidations: CacheInvalidations
     /// The namespace every key of this middleware carries.
     public let namespace: String
     /// The policy of requests whose options set none.
@@ -118,6 +120,7 @@ public struct CachingMiddleware: Middleware {
         self.staleResponses = staleResponses
         self.maxHeuristicSeconds = max(0, maxHeuristicLifetime.secondsValue)
         self.now = now
+        self.invalidations = CacheInvalidations()
     }
 
     public func intercept(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext,
@@ -216,8 +219,9 @@ public struct CachingMiddleware: Middleware {
     /// removes the entry under `key` when `replacesEntry` and the answer may not be stored.
     private func fetch(_ request: HTTPRequest, context: RequestContext, key: HTTPCacheKey, validating: Validation?,
                        requestControl: CacheControl, replacesEntry: Bool, next: HTTPHandler) async throws -> (HTTPResponse, HTTPBody?) {
-        // A purge (logout) while this request is under way: nothing of its answer is stored.
-        let purges = await store.purgeCount
+        // A purge (logout), or an invalidation of this URL, while this request is under way:
+        // nothing of its answer is stored.
+        let purges = StoreMark(purges: await store.purgeCount, generation: invalidations.generation(of: key.url, namespace: key.namespace))
         var outgoing = request
         if let stored = validating?.entry.response.headerFields {
             // Both validators in one pass over the stored fields.
@@ -310,12 +314,24 @@ public struct CachingMiddleware: Middleware {
         return (tagged, HTTPBody(entry.bytes))
     }
 
-    /// Stores `entry` unless the store was purged since it counted `purges`; a purge that comes
-    /// while the entry is written removes it again.
-    private func store(_ entry: CachedHTTPResponse, unlessPurgedSince purges: Int) async {
-        guard await store.purgeCount == purges else { return }
+    /// What a request saw of the store before it went out: its purges, and its URL's
+    /// invalidations.
+    private struct StoreMark {
+        var purges: Int
+        var generation: Int
+    }
+
+    /// Whether the store was purged, or the entry's URL invalidated, since `mark`.
+    private func changed(since mark: StoreMark, for key: HTTPCacheKey) async -> Bool {
+        await store.purgeCount != mark.purges || invalidations.generation(of: key.url, namespace: key.namespace) != mark.generation
+    }
+
+    /// Stores `entry` unless the store was purged, or its URL invalidated, since `mark`; a
+    /// purge or an invalidation that comes while the entry is written removes it again.
+    private func store(_ entry: CachedHTTPResponse, unlessPurgedSince mark: StoreMark) async {
+        guard await !changed(since: mark, for: entry.key) else { return }
         await store.store(entry)
-        if await store.purgeCount != purges { await store.removeEntry(for: entry.key) }
+        if await changed(since: mark, for: entry.key) { await store.removeEntry(for: entry.key) }
     }
 
     /// The response's `Vary` when the response may and should be stored; `nil` otherwise.
@@ -401,11 +417,13 @@ public struct CachingMiddleware: Middleware {
         }
         // Every stored GET of these URLs in the namespace, whatever credentials it was keyed
         // with: the unsafe request may carry secrets the GETs did not (a CSRF token), and the
-        // resource changed for everyone. `removeEntries(where:)` also counts as a purge, so a
-        // GET answered before this change and arriving after it is not stored as fresh.
+        // resource changed for everyone. The URLs are marked first, so a GET answered before
+        // this change and arriving after it is not stored as fresh (requests to other URLs go
+        // on being stored: this is no purge).
         let urls = Set(targets.map { HTTPCacheKey.url(of: $0, secretNames: context.queryNames) })
         let namespace = self.namespace
-        await store.removeEntries { key in key.namespace == namespace && key.method == "GET" && urls.contains(key.url) }
+        for url in urls { invalidations.invalidate(url, namespace: namespace) }
+        await store.invalidateEntries { key in key.namespace == namespace && key.method == "GET" && urls.contains(key.url) }
     }
 
     // MARK: - Helpers

@@ -120,6 +120,12 @@ public final class DiskCacheStore: HTTPCacheStore {
     /// Damaged files are removed too.
     public func removeEntries(where predicate: @escaping @Sendable (HTTPCacheKey) -> Bool) async {
         purges.withLock { $0 += 1 }
+        await invalidateEntries(where: predicate)
+    }
+
+    /// Removes every entry whose key matches `predicate`, reading only each file's metadata,
+    /// without counting a purge (see ``HTTPCacheStore/invalidateEntries(where:)``).
+    public func invalidateEntries(where predicate: @escaping @Sendable (HTTPCacheKey) -> Bool) async {
         await perform { [files] in
             for file in files.scan() where !file.isTemporary {
                 switch files.readEntry(file.name, body: false, maxFileSize: .max, touch: false) {

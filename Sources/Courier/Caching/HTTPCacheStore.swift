@@ -24,6 +24,11 @@ public protocol HTTPCacheStore: Sendable {
     func removeEntry(for key: HTTPCacheKey) async
     /// Removes every entry whose key matches `predicate`.
     func removeEntries(where predicate: @escaping @Sendable (HTTPCacheKey) -> Bool) async
+    /// Removes every entry whose key matches `predicate` because the resource changed (a
+    /// successful unsafe request, RFC 9111 §4.4): unlike ``removeEntries(where:)`` it is no
+    /// purge and leaves ``purgeCount`` as it is (``CachingMiddleware`` guards those URLs itself).
+    /// The default calls ``removeEntries(where:)``.
+    func invalidateEntries(where predicate: @escaping @Sendable (HTTPCacheKey) -> Bool) async
     /// Removes every entry.
     func removeAll() async
     /// How many purges (``removeAll()``, ``removeEntries(where:)``) the store has had.
@@ -37,6 +42,11 @@ public protocol HTTPCacheStore: Sendable {
 extension HTTPCacheStore {
     /// A store that does not count its purges: always 0 (see the requirement).
     public var purgeCount: Int { 0 }
+
+    /// Removes the entries, as ``removeEntries(where:)`` does (see the requirement).
+    public func invalidateEntries(where predicate: @escaping @Sendable (HTTPCacheKey) -> Bool) async {
+        await removeEntries(where: predicate)
+    }
 
     /// Removes every entry for `url` (any method, namespace or credentials), as after a change
     /// to that resource. The URL is keyed as the middleware keys requests: a secret query value

@@ -95,8 +95,18 @@ public final class MemoryCacheStore: HTTPCacheStore {
     }
 
     public func removeEntries(where predicate: @escaping @Sendable (HTTPCacheKey) -> Bool) async {
+        remove(where: predicate, countingAPurge: true)
+    }
+
+    /// Removes every entry whose key matches `predicate`, without counting a purge (see
+    /// ``HTTPCacheStore/invalidateEntries(where:)``).
+    public func invalidateEntries(where predicate: @escaping @Sendable (HTTPCacheKey) -> Bool) async {
+        remove(where: predicate, countingAPurge: false)
+    }
+
+    private func remove(where predicate: (HTTPCacheKey) -> Bool, countingAPurge: Bool) {
         state.withLock { state in
-            state.purges += 1
+            if countingAPurge { state.purges += 1 }
             for key in state.entries.keys where predicate(key) {
                 if let old = state.entries.removeValue(forKey: key) { state.totalCost -= old.cost }
             }

@@ -107,6 +107,26 @@ struct CachingMiddlewareConcurrencyTests: CachingTestBed {
         #expect(after.metrics.cacheOutcome == .miss, "the answer from before the PUT was served from the store")
     }
 
+    @Test("a successful write to one URL does not stop a GET to another, under way at the time, from being stored; nor does it count as a purge",
+          arguments: [false, true])
+    func invalidationIsNoPurge(onDisk: Bool) async throws {
+        let gate = Gate()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-invalidation-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store: any HTTPCacheStore = onDisk ? DiskCacheStore(directory: directory) : MemoryCacheStore()
+        let (origin, _) = transport(gate: gate, holds: { request, _ in request.method == .get }) { request, call in
+            request.method == .post ? (.created, [], "") : (.ok, [(.cacheControl, "max-age=600")], "v\(call)")
+        }
+        let client = MiddlewareFixtures.client(origin, [cache(store)])
+        let feed = Task { try await client.send(get("/feed")) }
+        try await waitUntil { gate.arrived == 1 }
+        _ = try await client.send(Request<Data>(method: .post, path: "/analytics", body: .data(Data("{}".utf8), contentType: "application/json")))
+        gate.open()
+        _ = try await feed.value
+        #expect(try await client.response(for: get("/feed")).metrics.cacheOutcome == .hit, "the feed was not stored")
+        #expect(await store.purgeCount == 0)
+    }
+
     @Test("a 304 that arrives after a newer response was stored does not put the older one back")
     func lateNotModified() async throws {
         let gate = Gate()
