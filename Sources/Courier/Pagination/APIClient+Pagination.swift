@@ -22,17 +22,27 @@ extension APIClient {
         _ first: R,
         next: @escaping @Sendable (_ request: R, _ response: Response<R.Response>) throws -> R?
     ) -> PageSequence<R.Response> {
-        PageSequence(first: step(first, visited: nil, next: next))
+        PageSequence(first: step(first, visited: nil, depth: 0, next: next))
     }
 
-    /// The pages one iteration has fetched, as SHA-256 digests of what identifies them: a fixed
-    /// 64 bytes a page however long its URL (a cursor of kilobytes), shared by the iteration's
-    /// steps rather than copied into each (which cost time quadratic in the number of pages).
+    /// The pages one iteration has fetched, as SHA-256 digests of what identifies them, with
+    /// the depth each was first seen at: a fixed 64 bytes a page however long its URL (a
+    /// cursor of kilobytes), shared by the iteration's steps rather than copied into each
+    /// (which cost time quadratic in the number of pages).
     private final class VisitedPages: Sendable {
-        private let keys = Locked(Set<String>())
-        /// Adds `key`; `false` when it was there already.
-        func insert(_ key: String) -> Bool { keys.withLock { $0.insert(SHA256.hex(key)).inserted } }
-        var count: Int { keys.withLock { $0.count } }
+        private let depths = Locked([String: Int]())
+        /// Records `key` at `depth`; `false` when an earlier page of the chain had it (a cycle).
+        /// The same depth again is no cycle: a copy of the iterator fetching that page again
+        /// (a retry after an error).
+        func insert(_ key: String, depth: Int) -> Bool {
+            let digest = SHA256.hex(key)
+            return depths.withLock { depths in
+                if let seen = depths[digest] { return seen >= depth }
+                depths[digest] = depth
+                return true
+            }
+        }
+        var count: Int { depths.withLock { $0.count } }
     }
 
     /// A page's step; `visited` is `nil` for the first one, which starts a new set for each
@@ -40,6 +50,7 @@ extension APIClient {
     private func step<R: APIRequest>(
         _ request: R,
         visited: VisitedPages?,
+        depth: Int,
         next: @escaping @Sendable (R, Response<R.Response>) throws -> R?
     ) -> PageSequence<R.Response>.Step {
         let prepared = try? prepare(request)
@@ -59,7 +70,7 @@ extension APIClient {
                         return " body:\(hasher.finalize())"
                     } ?? " unreadable body:\(visited.count)"
                 }
-                guard visited.insert(key) else {
+                guard visited.insert(key, depth: depth) else {
                     throw APIError.network(request: summary, underlying: PaginationError(
                         reason: "the server led back to a page already fetched (after \(visited.count) pages): a pagination cycle", url: summary.url))
                 }
@@ -73,7 +84,7 @@ extension APIClient {
                 return (response.value, PageSequence.Step { throw error })
             }
             guard let following else { return (response.value, nil) }
-            return (response.value, self.step(following, visited: visited, next: next))
+            return (response.value, self.step(following, visited: visited, depth: depth + 1, next: next))
         }
     }
 

@@ -85,6 +85,27 @@ struct PaginationTests {
         #expect(stub.requests.count == 4)
     }
 
+    @Test("a copy of the iterator may fetch the same page again (a retry after an error) without a false cycle; a real cycle still ends it")
+    func copiedIterator() async throws {
+        struct Feed: Decodable, Sendable { var items: [String]; var next: String? }
+        let (client, stub) = makeClient()
+        stub.on(.get, "/feed") { request in
+            switch pageQuery(request, "c") {
+            case nil: return .json(#"{"items": ["a"], "next": "c1"}"#)
+            case "c1": return .json(#"{"items": ["b"], "next": "c2"}"#)
+            default: return .json(#"{"items": ["c"]}"#)
+            }
+        }
+        var iterator = client.pages(Request<Feed>(path: "/feed"), cursorParameter: "c") { $0.next }.makeAsyncIterator()
+        #expect(try await iterator.next()?.items == ["a"])
+        let saved = iterator
+        #expect(try await iterator.next()?.items == ["b"])
+        iterator = saved                                    // as after a failed page 2
+        #expect(try await iterator.next()?.items == ["b"])
+        #expect(try await iterator.next()?.items == ["c"])
+        #expect(try await iterator.next() == nil)
+    }
+
     @Test("Link headers: follows rel=next (absolute and relative) until there is none")
     func linkHeaders() async throws {
         let (client, stub) = makeClient()
