@@ -53,7 +53,11 @@ public struct MultipartForm: Sendable {
     /// Creates an empty form with a random boundary (or the one given, for reproducible tests).
     public init(boundary: String? = nil) {
         self.boundary = boundary ?? "courier-" + (0..<4).map { _ in String(UInt32.random(in: .min ... .max), radix: 16) }.joined()
+        self.boundaryIsRandom = boundary == nil
     }
+
+    /// Whether the boundary is the random default, which ``validate()`` need not check.
+    private let boundaryIsRandom: Bool
 
     /// The `Content-Type` header value: `multipart/form-data; boundary=…` (quoted when the
     /// boundary has characters a token cannot have, such as a space).
@@ -68,15 +72,17 @@ public struct MultipartForm: Sendable {
     /// start of a line. (A file part is read as it is sent and is not searched; the random
     /// default boundary has 128 bits and does not occur by chance.)
     func validate() throws {
+        guard !boundaryIsRandom else { return }
         let bytes = Array(boundary.utf8)
         guard (1...70).contains(bytes.count), bytes.allSatisfy(Self.isBoundaryByte), bytes.last != UInt8(ascii: " ") else {
             throw MultipartFormError(reason: "the boundary '\(boundary.prefix(80))' is not one RFC 2046 allows: 1 to 70 letters, digits, spaces (not last) or '()+_,-./:=?")
         }
-        let delimiter = Array("\r\n--\(boundary)".utf8)
+        let delimiter = Data("\r\n--\(boundary)".utf8)
         for part in parts {
             guard case .data(let data) = part.content else { continue }
-            let text = [UInt8]("\r\n".utf8) + data   // the part follows its headers' blank line
-            if text.firstRange(of: delimiter) != nil {
+            // Searched in place (no copy of the part): at its start, which follows its headers'
+            // blank line, and after any line break within it.
+            if data.starts(with: delimiter.dropFirst(2)) || data.range(of: delimiter) != nil {
                 throw MultipartFormError(reason: "the part '\(part.name.prefix(80))' contains the boundary '\(boundary.prefix(80))' at the start of a line, which would end it early; use another boundary (or the random default)")
             }
         }
