@@ -40,8 +40,10 @@ struct EndpointDescriptorTests {
             ("Data in a header", { $0.header("X-Sig", Data([1, 2])) }),
             ("Data among query values", { $0.query("sig", [Data([1])]) }),
             ("a dictionary in the query", { $0.query("filter", ["a": 1]) }),
-            ("a list in the path", { $0.path("ids", [1, 2]) }),
+            ("a set in the path", { $0.path("ids", Set([1, 2])) }),
             ("a set in a header", { $0.header("X-Tags", Set(["a"])) }),
+            ("a dictionary in a form", { $0.formField("filter", ["a": 1]) }),
+            ("a dictionary in a multipart form", { $0.multipartField("filter", ["a": 1]) }),
         ]
         for (label, bind) in cases {
             var endpoint = EndpointDescriptor(method: "GET", path: "/a/{hash}/{ids}", operation: "A.a()")
@@ -49,6 +51,16 @@ struct EndpointDescriptorTests {
             #expect(endpoint.deferredEncodingError is EndpointError, "\(label)")
             #expect(endpoint.query.isEmpty && endpoint.headers.isEmpty && endpoint.pathParameters.isEmpty, "\(label): nothing is sent for it")
         }
+    }
+
+    @Test("an array of text values where one value goes (path, header) is sent joined with commas, as before")
+    func arraysJoined() {
+        var endpoint = EndpointDescriptor(method: "GET", path: "/a/{ids}", operation: "A.a()")
+        endpoint.path("ids", [1, 2])
+        endpoint.header("Accept-Language", ["en", "fr"])
+        #expect(endpoint.deferredEncodingError == nil)
+        #expect(endpoint.pathParameters["ids"] == "1,2")
+        #expect(endpoint.headers[HTTPField.Name("Accept-Language")!] == "en,fr")
     }
 
     @Test("a set or an array slice in the query adds one item per element, as an array does (a set's in sorted order)")

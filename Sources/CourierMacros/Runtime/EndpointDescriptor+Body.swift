@@ -51,6 +51,9 @@ extension EndpointDescriptor {
         var fields = formFields ?? []
         defer { formFields = fields; body = .form(fields) }
         guard let value else { return }
+        if Mirror(reflecting: value).displayStyle == .dictionary {
+            return fail(EndpointError("the form field '\(name)' is a dictionary, which has no text form; bind its entries one by one"))
+        }
         if let values = Self.elements(value) {
             if values.contains(where: { $0 is Data }) { formField(name, Data()) }   // fails the call, as one Data does
             for element in values { if let text = Self.text(element) { fields.append((name, text)) } }
@@ -148,6 +151,9 @@ extension EndpointDescriptor {
     /// `nil` is left out.
     public mutating func multipartField<Value>(_ name: String, _ value: Value?) {
         guard let value else { return }
+        if Mirror(reflecting: value).displayStyle == .dictionary {
+            return fail(EndpointError("the multipart field '\(name)' is a dictionary, which has no text form; bind its entries one by one"))
+        }
         if let values = Self.elements(value) {
             // Each element as the scalar overloads would send it: `[Data]` as file parts.
             for element in values {

@@ -160,7 +160,8 @@ extension EndpointDescriptor {
 
     /// Why `value` cannot be sent as `place`, or `nil`: `Data` and dictionaries have no text
     /// form (Swift's description of them, "2 bytes" or `["a": 1]`, would be sent); a list goes
-    /// only where a parameter may repeat (the query).
+    /// only where a parameter may repeat (the query), except an array of text values, sent
+    /// joined with commas as before.
     static func refusal(of value: Any, as place: String, takesLists: Bool) -> EndpointError? {
         if let optional = value as? any OptionalValue {
             return optional.wrappedValue.flatMap { refusal(of: $0, as: place, takesLists: takesLists) }
@@ -169,7 +170,8 @@ extension EndpointDescriptor {
             return EndpointError("the \(place) is Data, which has no text form; encode it first (base64 or hex) or send bytes in a body")
         }
         if let elements = elements(value) {
-            guard takesLists else {
+            // An array of text values has a text form where one value goes: "a,b".
+            guard takesLists || value is any QueryValue else {
                 return EndpointError("the \(place) is a list, and takes one value; join it (\"a,b\") or send it in the query")
             }
             return elements.lazy.compactMap { refusal(of: $0, as: place, takesLists: false) }.first
