@@ -26,10 +26,14 @@ package final class ResponseBodySink: Sendable {
     private let state: Locked<State>
     private let limit: Int64?
     private let progress: TransferProgressHandler?
-    /// The last count handed to ``progress`` (-1: none since the body began). Held while the
-    /// handler runs: the transport's queue and the client's task both report, and a report
-    /// below the last one (the client's "nothing yet" arriving after the first bytes) is dropped.
+    /// The last count handed to ``progress`` (-1: none since the body began): the transport's
+    /// queue and the client's task both report, and a report below the last one (the client's
+    /// "nothing yet" arriving after the first bytes) is dropped. Held only to read and set it.
     private let reported = Locked<Int64>(-1)
+    /// Held while the caller's handler runs, so that reports reach it one at a time and in
+    /// order. Nothing else waits on it: ``begin()``, on the session's queue, never waits for a
+    /// handler (one that used URLSession would otherwise deadlock with it).
+    private let delivering = Locked(())
 
     /// A sink writing to `handle`, refusing more than `limit` bytes.
     package init(handle: FileHandle, limit: Int64?, progress: TransferProgressHandler?) {
@@ -45,10 +49,13 @@ package final class ResponseBodySink: Sendable {
     /// client's report of the start), unless it is below one already told.
     package func report(_ progress: TransferProgress) {
         guard let handler = self.progress else { return }
-        reported.withLock { last in
-            guard progress.completedBytes >= last else { return }
-            last = progress.completedBytes
-            handler(progress)
+        delivering.withLock { _ in
+            let isNew = reported.withLock { last -> Bool in
+                guard progress.completedBytes >= last else { return false }
+                last = progress.completedBytes
+                return true
+            }
+            if isNew { handler(progress) }
         }
     }
 

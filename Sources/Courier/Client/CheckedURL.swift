@@ -32,7 +32,7 @@ struct CheckedURL: Sendable, Hashable {
         guard var host = components.percentEncodedHost, !host.isEmpty else {
             throw APIError.invalidURL(redacted, reason: "the URL has no host")
         }
-        if host.contains("%") && !host.hasPrefix("[") {
+        if host.contains("%") && !host.contains(":") {   // not an IPv6 literal (a zone ID: `fe80::1%25en0`)
             // `api%2Eexample.com` is `api.example.com` to the transports, which connect to the
             // decoded host: every check made on the host here (origin, pins, cookies) must see
             // that name too, or a pinned host written encoded would slip past its pins.

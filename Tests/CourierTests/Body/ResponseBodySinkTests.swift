@@ -37,4 +37,24 @@ struct ResponseBodySinkTests {
         sink.report(try #require(try sink.write(Data(count: 10))))
         #expect(seen.withLock { $0 } == [100, 10])
     }
+
+    @Test("a new response's begin() never waits for a handler still running (on the session's queue, that could deadlock)")
+    func beginDoesNotWaitForAHandler() throws {
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-sink-\(UUID().uuidString)")
+        FileManager.default.createFile(atPath: file.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let sink = ResponseBodySink(handle: try FileHandle(forWritingTo: file), limit: nil,
+                                    progress: { _ in entered.signal(); release.wait() })
+        try sink.begin()
+        let written = try #require(try sink.write(Data(count: 10)))
+        DispatchQueue.global().async { sink.report(written) }
+        entered.wait()                                   // the handler is running
+        let begun = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async { try? sink.begin(); begun.signal() }
+        let result = begun.wait(timeout: .now() + 10)    // a hang guard, not a timing measurement
+        release.signal()
+        #expect(result == .success, "begin() waited for the handler")
+    }
 }
