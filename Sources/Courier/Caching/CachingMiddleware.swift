@@ -221,7 +221,7 @@ public struct CachingMiddleware: Middleware {
                        requestControl: CacheControl, replacesEntry: Bool, next: HTTPHandler) async throws -> (HTTPResponse, HTTPBody?) {
         // A purge (logout), or an invalidation of this URL, while this request is under way:
         // nothing of its answer is stored.
-        let purges = StoreMark(purges: await store.purgeCount, generation: invalidations.generation(of: key.url, namespace: key.namespace))
+        let mark = StoreMark(purges: await store.purgeCount, generation: invalidations.generation(of: key.url, namespace: key.namespace))
         var outgoing = request
         if let stored = validating?.entry.response.headerFields {
             // Both validators in one pass over the stored fields.
@@ -278,7 +278,7 @@ public struct CachingMiddleware: Middleware {
                     let eTag = head.headerFields[.eTag]
                     if let current, current.requestDate == validating.entry.requestDate, current.responseDate == validating.entry.responseDate,
                        eTag == nil || Self.weaklyEqual(eTag, validating.entry.response.headerFields[.eTag]) {
-                        await store(refreshed, unlessPurgedSince: purges)
+                        await store(refreshed, unlessChangedSince: mark)
                     }
                 } else {
                     await store.removeEntry(for: key)
@@ -309,7 +309,7 @@ public struct CachingMiddleware: Middleware {
                                                  summary: RequestSummary(request, context: context))
         let entry = CachedHTTPResponse(key: key, response: StoredHeaderFields.storable(head), body: data, requestDate: requestDate,
                                        responseDate: responseDate, varyingRequestFields: vary.selectingValues(of: request, sensitive: context.sensitiveHeaders))
-        await store(entry, unlessPurgedSince: purges)
+        await store(entry, unlessChangedSince: mark)
         log(.miss, key, context: context)
         return (tagged, HTTPBody(entry.bytes))
     }
@@ -328,7 +328,7 @@ public struct CachingMiddleware: Middleware {
 
     /// Stores `entry` unless the store was purged, or its URL invalidated, since `mark`; a
     /// purge or an invalidation that comes while the entry is written removes it again.
-    private func store(_ entry: CachedHTTPResponse, unlessPurgedSince mark: StoreMark) async {
+    private func store(_ entry: CachedHTTPResponse, unlessChangedSince mark: StoreMark) async {
         guard await !changed(since: mark, for: entry.key) else { return }
         await store.store(entry)
         if await changed(since: mark, for: entry.key) { await store.removeEntry(for: entry.key) }
