@@ -108,21 +108,9 @@ enum UploadPlan {
                 buffer.append(contentsOf: chunk)
                 if buffer.count > limit {
                     let url = directory.appendingPathComponent("\(temporaryFilePrefix)\(UUID().uuidString).body")
-                    let handle = try onDisk {
-                        // Removed again when it cannot be opened (no descriptor left, say): the
-                        // catch below knows only a file it holds a handle to. (corelibs-foundation
-                        // also reports `false` for a file it wrote but could not set the mode of.)
-                        guard FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
-                            try? FileManager.default.removeItem(at: url)
-                            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
-                        }
-                        do {
-                            return try FileHandle(forWritingTo: url)
-                        } catch {
-                            try? FileManager.default.removeItem(at: url)
-                            throw error
-                        }
-                    }
+                    // Created and opened owner-only in one call: nothing is left behind when it
+                    // fails, and no other user can open it before the mode is set.
+                    let handle = try onDisk { try OwnerOnlyFile.create(at: url) }
                     file = (url, handle)
                     try onDisk { try handle.write(contentsOf: buffer) }
                     buffer = Data()

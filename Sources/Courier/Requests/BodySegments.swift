@@ -21,11 +21,9 @@ package enum BodySegment: Sendable {
 extension BodySegment {
     /// Writes the segments, in order, to a new file at `url` (a multipart form with files, for a
     /// transport that can only send a file from disk), in chunks of `chunkSize` bytes.
+    /// The file is created owner-only (``OwnerOnlyFile``): it holds the form's files and fields.
     package static func write(_ segments: [BodySegment], to url: URL, chunkSize: Int = 1 << 20) throws {
-        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
-        }
-        let output = try FileHandle(forWritingTo: url)
+        let output = try OwnerOnlyFile.create(at: url)
         defer { try? output.close() }
         for segment in segments {
             switch segment {
