@@ -77,6 +77,36 @@ import Testing
         #expect(stub.requests.map { $0.headers[Self.tag] } == ["content", "users", "all", "regex", "all"])
     }
 
+    @Test("a string literal in regular-expression syntax, as Snowdrop's docs write it, matches as one (over the whole path), never as a literal that matches nothing")
+    func regexSyntaxInALiteral() async throws {
+        let stub = StubTransport()
+        stub.on(nil, "/**", .text("ok"))
+        var interceptors = InterceptorMiddleware()
+        interceptors.beforeSend(tagging("all"))
+        interceptors.beforeSend(for: "my/path/[0-9]{1,}/content", tagging("digits"))
+        interceptors.beforeSend(for: #"^/items/\w+$"#, tagging("items"))
+        let client = F.client(stub, [interceptors])
+        for path in ["/my/path/42/content", "/my/path/x/content", "/items/abc", "/items/a/b"] {
+            _ = try await client.send(F.text(.get, RequestPath(verbatim: path)))
+        }
+        #expect(stub.requests.map { $0.headers[Self.tag] } == ["digits", "all", "items", "all"])
+        // A placeholder segment stays a placeholder, not a regular expression.
+        let placeholder: InterceptorMiddleware.PathMatcher = "/users/{id}/content"
+        #expect(placeholder.matches("/users/7/content"))
+    }
+
+    @Test("a literal in regular-expression syntax that does not compile fails each request with an error naming it")
+    func brokenRegexLiteralFailsLoudly() async throws {
+        let stub = StubTransport()
+        stub.on(nil, "/**", .text("ok"))
+        var interceptors = InterceptorMiddleware()
+        interceptors.beforeSend(for: "my/path/[0-9/content", tagging("broken"))
+        let client = F.client(stub, [interceptors])
+        let error = await #expect(throws: APIError.self) { _ = try await client.send(F.text(.get, "/other")) }
+        #expect(error.map { "\($0)" }?.contains("my/path/[0-9/content") == true)
+        #expect(stub.requests.isEmpty)
+    }
+
     @Test func matchesThePathNotTheQueryOrHost() async throws {
         let stub = StubTransport()
         stub.on(nil, "/**", .text("ok"))

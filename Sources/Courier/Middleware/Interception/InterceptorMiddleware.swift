@@ -38,16 +38,26 @@ public struct InterceptorMiddleware: Middleware {
     /// | Matcher | Matches | Example |
     /// | --- | --- | --- |
     /// | a ``PathPattern`` (a string literal) | the whole path, segment by segment | `"/users/{id}/content"` |
+    /// | a string literal in regular-expression syntax | the whole path, as ``regex(matchingWholePath:)`` | `"my/path/[0-9]{1,}/content"` |
     /// | ``regex(matchingWholePath:)`` | the whole path (anchored at both ends) | `.regex(matchingWholePath: "users/[0-9]+/content")` |
     /// | ``regex(matchingAnywhereInURL:)`` | any part of the full URL, query included — as Snowdrop's interceptors do | `.regex(matchingAnywhereInURL: "content")` |
     ///
     /// Path matchers see the path as sent (`/v1/users/7`) and relative to the base URL's path
     /// (`/users/7`).
+    ///
+    /// A string that holds characters a path never holds unencoded — `[`, `]`, `^`, `|`, `\`,
+    /// or braces other than a whole `{name}` segment — cannot be meant as a path pattern: it is
+    /// a regular expression over the whole path, as Snowdrop's documentation writes its
+    /// patterns (`"my/path/[0-9]{1,}/content"`). When it does not compile, every request
+    /// through the middleware fails with an ``InvalidPattern`` naming it, rather than the
+    /// closure never running.
     public struct PathMatcher: Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
         private enum Kind: Sendable {
             case pattern(PathPattern)
             case wholePath(NSRegularExpression)
             case anywhereInURL(NSRegularExpression)
+            /// A string in regular-expression syntax that does not compile.
+            case invalid(InvalidPattern)
         }
         private let kind: Kind
         /// The pattern as written.
@@ -55,12 +65,44 @@ public struct InterceptorMiddleware: Middleware {
         /// Literal segments, then length: how specific the matcher is.
         let specificity: (Int, Int)
 
-        /// A path pattern (see ``PathPattern``).
+        /// A path pattern (see ``PathPattern``), or a regular expression over the whole path
+        /// when `pattern` is written in that syntax (see above).
         public init(_ pattern: String) {
+            if Self.isRegularExpressionSyntax(pattern) {
+                do {
+                    self = try .regex(matchingWholePath: pattern)
+                } catch {
+                    kind = .invalid(InvalidPattern(pattern: pattern, reason: "\(error)"))
+                    description = pattern
+                    specificity = (Int.min, 0)
+                }
+                return
+            }
             let pattern = PathPattern(pattern)
             kind = .pattern(pattern)
             description = pattern.description
             specificity = pattern.specificity
+        }
+
+        /// Whether `pattern` holds a character no path holds unencoded (`[`, `]`, `^`, `|`,
+        /// `\`), or a brace that is not part of a whole `{name}` segment.
+        static func isRegularExpressionSyntax(_ pattern: String) -> Bool {
+            if pattern.utf8.contains(where: { $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "]") || $0 == UInt8(ascii: "^")
+                                              || $0 == UInt8(ascii: "|") || $0 == UInt8(ascii: "\\") }) {
+                return true
+            }
+            return pattern.split(separator: "/").contains { segment in
+                let braces = segment.contains("{") || segment.contains("}")
+                guard braces else { return false }
+                let inner = segment.dropFirst().dropLast()
+                return !(segment.first == "{" && segment.last == "}" && !inner.contains("{") && !inner.contains("}"))
+            }
+        }
+
+        /// Whether the matcher is a string in regular-expression syntax that does not compile.
+        var invalidPattern: InvalidPattern? {
+            if case .invalid(let invalid) = kind { return invalid }
+            return nil
         }
 
         /// A path pattern written as a string literal, as ``init(_:)``.
@@ -104,6 +146,7 @@ public struct InterceptorMiddleware: Middleware {
             switch kind {
             case .pattern(let pattern): return pattern.matches(path)
             case .wholePath(let expression), .anywhereInURL(let expression): return Self.search(expression, in: path)
+            case .invalid: return false
             }
         }
 
@@ -120,6 +163,21 @@ public struct InterceptorMiddleware: Middleware {
         }
     }
 
+    /// A matcher written in regular-expression syntax that does not compile: every request
+    /// through the middleware fails with it (as the underlying error of an ``APIError``), so
+    /// the mistake shows at the first request instead of the closure silently never running.
+    public struct InvalidPattern: Error, Sendable, CustomStringConvertible {
+        /// The matcher as written.
+        public let pattern: String
+        /// Why it does not compile.
+        public let reason: String
+
+        /// The pattern and why it cannot be used.
+        public var description: String {
+            "the interceptor pattern '\(pattern)' is written as a regular expression but does not compile (\(reason)); fix it, or use a path pattern such as \"/users/{id}\""
+        }
+    }
+
     private struct Entry<Closure: Sendable>: Sendable {
         var matcher: PathMatcher?
         var closure: Closure
@@ -127,17 +185,21 @@ public struct InterceptorMiddleware: Middleware {
 
     private var beforeSends: [Entry<BeforeSend>] = []
     private var onResponses: [Entry<OnResponse>] = []
+    /// The first matcher added that does not compile (``InvalidPattern``).
+    private var invalidPattern: InvalidPattern?
 
     /// Creates a middleware with no closures; add them with ``beforeSend(for:_:)`` and ``onResponse(for:_:)``.
     public init() {}
 
     /// Runs `closure` on requests whose path matches `matcher` (all requests when `nil`) before they are sent.
     public mutating func beforeSend(for matcher: PathMatcher? = nil, _ closure: @escaping BeforeSend) {
+        if invalidPattern == nil { invalidPattern = matcher?.invalidPattern }
         beforeSends.append(Entry(matcher: matcher, closure: closure))
     }
 
     /// Runs `closure` on responses to requests whose path matches `matcher` (all when `nil`).
     public mutating func onResponse(for matcher: PathMatcher? = nil, _ closure: @escaping OnResponse) {
+        if invalidPattern == nil { invalidPattern = matcher?.invalidPattern }
         onResponses.append(Entry(matcher: matcher, closure: closure))
     }
 
@@ -168,6 +230,7 @@ public struct InterceptorMiddleware: Middleware {
     public func intercept(
         _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: HTTPHandler
     ) async throws -> (HTTPResponse, HTTPBody?) {
+        if let invalidPattern { throw invalidPattern }
         let paths = Self.candidatePaths(request, baseURL: context.baseURL)
         let url = request.urlString
         var request = request
