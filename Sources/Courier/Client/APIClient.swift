@@ -18,8 +18,9 @@ import OpenAPIRuntime
 /// ```
 ///
 /// Every request, whether an ``APIRequest`` struct, a ``Request`` value or a macro-generated
-/// method, takes the same path: build → middleware → redirects → transport → size-limited body →
-/// status check → decode.
+/// method, takes the same path: build → middleware → redirects → transport → status check →
+/// size-limited body → decode. (An error status is reported with the start of its body, read up
+/// to the size limit: an error page larger than the limit is still an `httpError`.)
 public final class APIClient: Sendable {
     /// The configuration the client was created with.
     public let configuration: APIConfiguration
@@ -202,7 +203,7 @@ public final class APIClient: Sendable {
         let options = request.options
         let name = options.operationName ?? Self.typeName(of: request)
         let prepared = try builder.prepare(request, options: options, operationName: name)
-        let timeout = options.timeout ?? configuration.timeout
+        let timeout = options.timeout ?? prepared.timeout ?? configuration.timeout
         let maxResponseSize = options.maxResponseSize ?? configuration.maxResponseSize
         let acceptableStatusCodes = options.acceptableStatusCodes ?? configuration.acceptableStatusCodes
         let idleTimeout = options.idleTimeout ?? configuration.idleTimeout

@@ -11,6 +11,8 @@ struct PreparedRequest: Sendable {
     var targetsBaseOrigin: Bool
     /// The route template (``RequestContext/urlTemplate``), when known.
     var urlTemplate: String? = nil
+    /// The request's own `timeout` property (``APIRequest/timeout``), when it has one.
+    var timeout: Duration? = nil
 }
 
 /// Turns ``APIRequest`` values into `HTTPRequest`s: resolves the URL against the base URL,
@@ -45,6 +47,9 @@ struct RequestBuilder: Sendable {
     /// fails with it rather than going out without the header.
     let invalidDefaultHeader: InvalidHeaderError?
     let encodedBaseParameters: String
+    /// Each base parameter's encoded name and its encoded `name=value`, for a request whose
+    /// query already has some names (its own value wins).
+    let encodedBaseItems: [(name: Substring, item: Substring)]
     /// The standard secret query names plus the configuration's, when it has any.
     let queryNames: Redaction.QueryNames?
 
@@ -68,6 +73,10 @@ struct RequestBuilder: Sendable {
         self.originOnlyHeaders = Set(headers.map(\.name)).subtracting(standard.map(\.name))
         self.invalidDefaultHeader = configuration.defaultHeaders.invalidHeader
         self.encodedBaseParameters = QueryEncoding.encode(configuration.baseParameters)
+        self.encodedBaseItems = configuration.baseParameters.map { item in
+            let encoded = Substring(QueryEncoding.encode([item]))
+            return (Self.queryName(of: encoded), encoded)
+        }
         self.queryNames = configuration.sensitiveQueryNames.isEmpty ? nil : Redaction.QueryNames.standard.adding(configuration.sensitiveQueryNames)
     }
 
@@ -125,6 +134,16 @@ struct RequestBuilder: Sendable {
         if let invalidDefaultHeader {
             throw APIError.encodingFailed(request: summary, underlying: invalidDefaultHeader)
         }
+        let seconds = request.timeout
+        var timeout: Duration?
+        if seconds != .infinity {
+            guard seconds > 0, seconds.isFinite else {
+                throw APIError.encodingFailed(request: summary, underlying: RequestDeclarationError(
+                    requestType: operationName, property: "timeout",
+                    reason: "is \(seconds), which is not a positive number of seconds"))
+            }
+            timeout = .seconds(seconds)
+        }
 
         var fields = target.sendsDefaults ? defaultHeaders : otherOriginHeaders
         let own: HTTPFields
@@ -152,6 +171,10 @@ struct RequestBuilder: Sendable {
                     // as any header value is, rather than sent with it turned into a space.
                     try HeaderValidation.validate(value: contentType, name: "Content-Type")
                     fields[.contentType] = contentType
+                } else if case .multipart(let form) = requestBody, let ownType = own[.contentType] {
+                    // The form's boundary frames the body: without it in the header the server
+                    // cannot split the parts.
+                    fields[.contentType] = try Self.multipartContentType(ownType, boundary: form.boundary, formType: form.contentType)
                 }
             } catch {
                 throw APIError.encodingFailed(request: summary, underlying: error)
@@ -159,7 +182,7 @@ struct RequestBuilder: Sendable {
         }
         head.headerFields = fields
         return PreparedRequest(head: head, body: body, summary: summary, targetsBaseOrigin: target.isBaseOrigin,
-                               urlTemplate: urlTemplate(of: requestPath))
+                               urlTemplate: urlTemplate(of: requestPath), timeout: timeout)
     }
 
     /// The base URL's path joined with the request path's template, without its query; `nil`
@@ -224,9 +247,24 @@ struct RequestBuilder: Sendable {
             let encoded = QueryEncoding.encode(more)
             query = query.isEmpty ? encoded : query + "&" + encoded
         }
+        if let dictionary = request.queryParameters, !dictionary.isEmpty {
+            // A dictionary has no order: sent sorted by name, so the URL (and a cache key, a
+            // signature over it) is the same at every send.
+            let encoded = QueryEncoding.encode(dictionary.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) })
+            query = query.isEmpty ? encoded : query + "&" + encoded
+        }
         func addBaseParameters() {
-            if options.includeBaseParameters, !encodedBaseParameters.isEmpty {
-                query = query.isEmpty ? encodedBaseParameters : query + "&" + encodedBaseParameters
+            guard options.includeBaseParameters, request.includeBaseParameters, !encodedBaseParameters.isEmpty else { return }
+            if query.isEmpty, ownQuery == nil {
+                query = encodedBaseParameters
+                return
+            }
+            // A name the request sends already keeps the request's value (names compared as
+            // encoded), as BaseParametersMiddleware does.
+            var taken = Set(query.split(separator: "&").map(Self.queryName(of:)))
+            if let ownQuery { taken.formUnion(ownQuery.split(separator: "&").map(Self.queryName(of:))) }
+            for base in encodedBaseItems where !taken.contains(base.name) {
+                query = query.isEmpty ? String(base.item) : query + "&" + base.item
             }
         }
 
@@ -254,6 +292,35 @@ struct RequestBuilder: Sendable {
         return Target(scheme: baseScheme, authority: baseAuthority,
                       path: Self.target(path: path, existingQuery: Self.joined(baseQuery, ownQuery), query: query),
                       isBaseOrigin: true, sendsDefaults: true, isBaseAuthority: true)
+    }
+
+    /// A request's own `Content-Type` for a multipart body: given the form's boundary when it
+    /// has none. Throws when it is not a multipart type, or names another boundary (the
+    /// server would split the body wrongly).
+    static func multipartContentType(_ own: String, boundary: String, formType: String) throws -> String {
+        let parts = own.split(separator: ";", omittingEmptySubsequences: false)
+        let essence = (parts.first ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+        guard essence.hasPrefix("multipart/") else {
+            throw MultipartFormError(reason: "the request's own Content-Type '\(LogSafeText.escape(String(own.prefix(80))))' is not a multipart type, but its body is a multipart form")
+        }
+        for parameter in parts.dropFirst() {
+            let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard pair.count == 2, pair[0].lowercased() == "boundary" else { continue }
+            var value = Substring(pair[1])
+            if value.count >= 2, value.first == "\"", value.last == "\"" { value = value.dropFirst().dropLast() }
+            guard value == boundary else {
+                throw MultipartFormError(reason: "the request's own Content-Type names the boundary '\(LogSafeText.escape(String(value.prefix(80))))', but the form is framed with '\(boundary)': leave the boundary out, or give the form the same one (MultipartForm(boundary:))")
+            }
+            return own
+        }
+        // `multipart/form-data; boundary=…` as the form writes it, quoted when it must be.
+        guard let mark = formType.firstIndex(of: ";") else { return own }
+        return own.trimmingCharacters(in: .whitespaces) + formType[mark...]
+    }
+
+    /// The name of an encoded query item (`name=value` or `name`).
+    private static func queryName(of item: Substring) -> Substring {
+        item.firstIndex(of: "=").map { item[..<$0] } ?? item
     }
 
     /// The first `.` or `..` segment of a path (also percent-encoded, `%2e%2E`), if it has one.

@@ -22,9 +22,11 @@ import HTTPTypes
 ///
 /// Requests written for other clients keep working: a `String` path (sent as written, with a
 /// deprecation warning), `var method: HTTPMethod` with your own string enum,
-/// `var headers: [String: String]?`, `var queryItems: [URLQueryItem]?` and `var body: Data?`
-/// are all sent. A `method`, `headers` or `body` of a type Courier cannot send fails the request
-/// with an error naming it, instead of being ignored.
+/// `var headers: [String: String]?`, `var queryItems: [URLQueryItem]?`,
+/// `var queryParameters: [String: String]?` and `var body: Data?` are all sent, and
+/// `let timeout: TimeInterval` and `let includeBaseParameters: Bool` are honoured. A `method`,
+/// `headers` or `body` of a type Courier cannot send fails the request with an error naming it,
+/// instead of being ignored.
 ///
 /// `decode` has defaults for `Decodable` (JSON, with the client's decoder), `Data`, `String`,
 /// and ``Empty`` (for `204 No Content` and `HEAD`).
@@ -60,12 +62,25 @@ public protocol APIRequest<Response>: Sendable {
     /// More query items, sent after ``query``: the spelling that requests written for
     /// `URLComponents` use (`var queryItems: [URLQueryItem]?`). Default: none.
     var queryItems: [URLQueryItem]? { get }
+    /// More query items as a dictionary, sent after ``queryItems`` in the order of their names:
+    /// the spelling of layered API clients (`let queryParameters: [String: String]?`).
+    /// Default: none.
+    var queryParameters: [String: String]? { get }
     /// Header fields; they win over the client's default headers. Default: none.
     var headers: Headers { get }
     /// The body. Default: none.
     var body: Body? { get }
     /// Per-request options: timeout, retry, authentication, base parameters… Default: `.init()`.
     var options: RequestOptions { get }
+    /// Whether the client's base parameters go with this request, in the spelling of layered
+    /// API clients (`let includeBaseParameters = false`). They go only when both this and
+    /// ``RequestOptions/includeBaseParameters`` say so. Default: `true`.
+    var includeBaseParameters: Bool { get }
+    /// The request's timeout in seconds, in the spelling of layered API clients
+    /// (`let timeout: TimeInterval = 30`): used when ``RequestOptions/timeout`` is not set, in
+    /// place of the configuration's. A value that is not a positive number fails the request.
+    /// Default: `.infinity`, which leaves the timeout to the options and the configuration.
+    var timeout: TimeInterval { get }
 
     /// Turns the response into a value. Called only for acceptable status codes.
     func decode(_ response: HTTPResponse, body: Data, context: DecodingContext) throws -> Response
@@ -93,6 +108,12 @@ extension APIRequest {
     public var query: [URLQueryItem] { [] }
     /// No more query items.
     public var queryItems: [URLQueryItem]? { nil }
+    /// No query dictionary.
+    public var queryParameters: [String: String]? { nil }
     /// Default options.
     public var options: RequestOptions { RequestOptions.unset }
+    /// The base parameters go with the request unless its options say otherwise.
+    public var includeBaseParameters: Bool { true }
+    /// No timeout of its own: the options' or the configuration's applies.
+    public var timeout: TimeInterval { .infinity }
 }

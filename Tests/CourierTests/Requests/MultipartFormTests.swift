@@ -50,6 +50,24 @@ struct MultipartFormTests {
         try prepare(random)
     }
 
+    @Test("a request's own multipart Content-Type gets the form's boundary; one that cannot describe the form fails the request")
+    func ownContentType() throws {
+        let client = APIClient(configuration: APIConfiguration(baseURL: URL(string: "https://api.example.com")!), transport: NoTransport())
+        var form = MultipartForm(boundary: "Bound-1")
+        form.append("x", name: "a")
+        func contentType(_ own: String) throws -> String? {
+            try client.prepare(Request<Data>(method: .post, path: "/up", headers: [.contentType: own], body: .multipart(form))).0.headerFields[.contentType]
+        }
+        #expect(try contentType("multipart/form-data") == "multipart/form-data; boundary=Bound-1")
+        #expect(try contentType("multipart/related; type=\"text/xml\"") == "multipart/related; type=\"text/xml\"; boundary=Bound-1")
+        #expect(try contentType("multipart/form-data; boundary=Bound-1") == "multipart/form-data; boundary=Bound-1")
+        #expect(try contentType("Multipart/Form-Data; Boundary=\"Bound-1\"") == "Multipart/Form-Data; Boundary=\"Bound-1\"")
+        for wrong in ["multipart/form-data; boundary=other", "multipart/form-data; boundary=bound-1", "application/json"] {
+            let error = #expect(throws: APIError.self, "\(wrong)") { _ = try contentType(wrong) }
+            #expect(error?.kind == .encodingFailed, "\(wrong)")
+        }
+    }
+
     @Test("files are streamed from disk and the length is known up front")
     func fileParts() async throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("courier-\(UUID().uuidString).png")

@@ -38,6 +38,61 @@ struct PortedRequestTests {
         #expect(sent.bodyText == #"{"title":"hi"}"#)
     }
 
+    /// The layered-client style (`APIRequestProtocol`): stored `includeBaseParameters`,
+    /// `queryParameters` and `timeout` beside the method and headers.
+    struct ConfigRequest: APIRequest {
+        typealias Response = Data
+        var path: RequestPath { "/client/config" }
+        let method: HTTPMethod = .get
+        var includeBaseParameters = false
+        let queryParameters: [String: String]? = ["type": "1", "lang": "zh"]
+        let headers: [String: String]? = nil
+        var timeout: TimeInterval = 30.0
+    }
+
+    @Test("queryParameters, includeBaseParameters and timeout declared in that spelling are honoured, not ignored")
+    func layeredClientProperties() async throws {
+        let timeouts = Locked<[Duration]>([])
+        let stub = StubTransport()
+        stub.on(.get, "/client/config", .status(200))
+        var configuration = APIConfiguration(baseURL: URL(string: "https://api.example.com/v2")!)
+        configuration.baseParameters = [URLQueryItem(name: "appVersion", value: "1.0")]
+        let spy = MiddlewareTestSpy { request, body, context, next in
+            timeouts.withLock { $0.append(context.timeout) }
+            return try await next(request, body, context)
+        }
+        let client = APIClient(configuration: configuration, transport: stub, middleware: [spy])
+        _ = try await client.send(ConfigRequest())
+        var included = ConfigRequest()
+        included.includeBaseParameters = true
+        _ = try await client.send(included)
+
+        #expect(stub.requests.map(\.target) == ["/v2/client/config?lang=zh&type=1", "/v2/client/config?lang=zh&type=1&appVersion=1.0"])
+        #expect(timeouts.withLock { $0 } == [.seconds(30), .seconds(30)])
+    }
+
+    @Test("a timeout in that spelling that is not a positive number of seconds fails the request, naming it", arguments: [0, -1, TimeInterval.nan])
+    func unusableTimeout(_ seconds: TimeInterval) async throws {
+        let (client, stub) = makeClient()
+        stub.on(.get, "/client/config", .status(200))
+        var request = ConfigRequest()
+        request.timeout = seconds
+        let error = await #expect(throws: APIError.self) { _ = try await client.send(request) }
+        #expect(error?.kind == .encodingFailed)
+        #expect(error.map { "\($0)" }?.contains("timeout") == true)
+        #expect(stub.requests.isEmpty)
+    }
+
+    @Test("a base parameter the request already sends is not sent again: the request's own value wins")
+    func baseParameterNotDuplicated() async throws {
+        let (client, stub) = makeClient { $0.baseParameters = [URLQueryItem(name: "lang", value: "en"), URLQueryItem(name: "v", value: "2")] }
+        stub.on(.get, "/x", .status(200))
+        _ = try await client.send(Request<Data>(path: "/x", query: [URLQueryItem(name: "lang", value: "zh")]))
+        _ = try await client.send(Request<Data>(path: "/x"))
+        _ = try await client.send(Request<Data>(path: "/x?lang=fr"))
+        #expect(stub.requests.map(\.target) == ["/v2/x?lang=zh&v=2", "/v2/x?lang=en&v=2", "/v2/x?lang=fr&v=2"])
+    }
+
     struct NilEverything: APIRequest {
         typealias Response = Data
         var path: RequestPath { "/ping" }
