@@ -77,7 +77,9 @@ public struct StubResponse: Sendable {
         return StubResponse(status: code, headers: fields, body: body ?? Data())
     }
 
-    /// A transport failure (e.g. `TransportError(.connectionFailed, "refused")`).
+    /// A transport failure (e.g. `TransportError(.connectionFailed, "refused")`). A `URLError`
+    /// (`URLError(.notConnectedToInternet)`) is reported as `URLSessionTransport` reports it: a
+    /// ``TransportError`` of the matching kind, so the client retries it and calls it `.network`.
     public static func failure(_ error: any Error) -> StubResponse {
         StubResponse(error: error)
     }

@@ -128,7 +128,12 @@ public final class StubTransport: Transport {
             state.withLock { $0.cancelled.append(recorded) }
             throw CancellationError()
         }
-        if let error = response.error { throw error }
+        if let error = response.error {
+            // As URLSessionTransport reports it: a stubbed `URLError(.notConnectedToInternet)`
+            // is a network failure the client retries and reports as `.network`.
+            if let urlError = error as? URLError { throw TransportError(urlError) }
+            throw error
+        }
         var head = HTTPResponse(status: .init(code: response.status))
         head.headerFields = response.headers
         if head.headerFields[.contentLength] == nil { head.headerFields[.contentLength] = String(response.body.count) }

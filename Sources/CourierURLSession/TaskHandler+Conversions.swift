@@ -59,31 +59,6 @@ extension TaskHandler {
         }
         if reason == .cancelled { return CancellationError() }
         guard let urlError = error as? URLError else { return TransportError(.other, "\(error)", underlying: error) }
-        switch urlError.code {
-        case .timedOut:
-            return TransportError(.timeout, "timed out", underlying: error)
-        case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet:
-            return TransportError(.connectionFailed, urlError.localizedDescription, underlying: error, requestMayHaveBeenSent: false)
-        case .networkConnectionLost:
-            return TransportError(.connectionLost, "the connection was lost", underlying: error)
-        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
-             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
-            return TransportError(.tls, urlError.localizedDescription, underlying: error)
-        case .cancelled:
-            return TransportError(.cancelled, "cancelled", underlying: error)
-        default:
-            // FoundationNetworking reports libcurl's "transfer closed with N bytes remaining"
-            // (a body cut short) and resets as an unknown error: recognise them by their text.
-            let text = urlError.localizedDescription.lowercased()
-            if text.contains("transfer closed") || text.contains("connection reset") || text.contains("recv failure") || text.contains("empty reply") {
-                return TransportError(.connectionLost, urlError.localizedDescription, underlying: error)
-            }
-            // libcurl's certificate and handshake failures ("SSL certificate problem: …",
-            // "SSL connect error") arrive as `.unknown` too; nothing was sent.
-            if text.contains("ssl") || text.contains("certificate") || text.contains("tls") {
-                return TransportError(.tls, urlError.localizedDescription, underlying: error, requestMayHaveBeenSent: false)
-            }
-            return TransportError(.other, urlError.localizedDescription, underlying: error)
-        }
+        return TransportError(urlError)
     }
 }

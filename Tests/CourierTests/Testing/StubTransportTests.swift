@@ -10,6 +10,19 @@ struct StubTransportTests {
         APIClient(configuration: APIConfiguration(baseURL: URL(string: "https://api.example.com")!), transport: stub)
     }
 
+    @Test("a stubbed URLError fails as URLSession's does: a network error, retried", arguments: [
+        URLError.Code.notConnectedToInternet, .cannotFindHost, .timedOut, .networkConnectionLost,
+    ])
+    func urlErrorIsANetworkFailure(_ code: URLError.Code) async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/u", .failure(URLError(code)))
+        let retry = RetryMiddleware(policy: RetryPolicy(maxAttempts: 2, initialDelay: .milliseconds(1), jitter: .none), budget: .unlimited)
+        let client = APIClient(configuration: APIConfiguration(baseURL: URL(string: "https://api.example.com")!), transport: stub, middleware: [retry])
+        let error = await #expect(throws: APIError.self) { try await client.send(Request<Empty>(path: "/u")) }
+        #expect(error?.kind == (code == .timedOut ? .timeout : .network), "\(code)")
+        #expect(stub.requests.count == 2, "\(code)")
+    }
+
     @Test("a caller's cancellation that reaches the stub is recorded; answered requests are not")
     func cancelledRequests() async throws {
         let stub = StubTransport()
