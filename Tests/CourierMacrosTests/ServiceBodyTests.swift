@@ -123,6 +123,20 @@ struct ServiceBodyTests {
         #expect(stub.requests.last?.bodyText == "a,b")
         #expect(stub.requests.last?.headers[.contentType] == "text/csv")
     }
+
+    @Test("a Data body whose bytes name no format keeps the configured Content-Type, as a hand-written request's Data body does")
+    func unrecognisedDataKeepsTheDefaultType() async throws {
+        let stub = StubTransport()
+        stub.on(.post, "/blobs", .status(204))
+        let configuration = APIConfiguration(baseURL: baseURL, defaultHeaders: [.contentType: "application/json"])
+        let library = LibraryService(client: APIClient(configuration: configuration, transport: stub))
+
+        try await library.putBlob(body: Data(#"{"a":1}"#.utf8))
+        try await library.putBlob(body: Data(repeating: 0x01, count: 8_000))
+        try await library.putBlob(body: pngBytes)
+
+        #expect(stub.requests.map { $0.headers[.contentType] } == ["application/json", "application/json", "image/png"])
+    }
 }
 
 /// Optional bodies: `nil` sends none; `Data?` is sent as bytes, like `Data`.

@@ -22,6 +22,21 @@ struct ServicePathTests {
         ])
     }
 
+    @Test("a parameter named body that the path, the query or a header sends is sent there, on a GET")
+    func parameterNamedBody() async throws {
+        let (library, stub, _) = makeLibrary()
+        stub.on(.get, "/notes/*", .text("one"))
+        stub.on(.get, "/notes", .text("all"))
+
+        #expect(try await library.note(body: "a b") == "one")
+        #expect(try await library.notes(body: "x") == "all")
+        #expect(try await library.notesWithHeader(body: "y") == "all")
+
+        #expect(stub.requests.map(\.target) == ["/v1/notes/a%20b", "/v1/notes?body=x", "/v1/notes"])
+        #expect(stub.requests.last?.headers[.init("X-Body")!] == "y")
+        #expect(stub.requests.allSatisfy { $0.body.isEmpty })
+    }
+
     @Test("a dot-segment value is refused before anything is sent")
     func dotSegmentIsRefused() async throws {
         let (library, stub, _) = makeLibrary()

@@ -140,6 +140,16 @@ protocol Library {
 
     @POST("/streams")
     func putBody(body: RequestBody) async throws
+
+    /// A parameter named `body` that the path, the query or a header sends is not the body.
+    @GET("/notes/{body}")
+    func note(body: String) async throws -> String
+
+    @GET("/notes") @QueryParams(["body"])
+    func notes(body: String) async throws -> String
+
+    @GET("/notes") @Header("X-Body", "body")
+    func notesWithHeader(body: String) async throws -> String
 }
 
 /// A mock-only protocol (no HTTP attributes needed).

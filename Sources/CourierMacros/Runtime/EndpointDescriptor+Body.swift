@@ -7,10 +7,15 @@ extension EndpointDescriptor {
         body = .json(value)
     }
 
-    /// Sends bytes as they are, with a content type inferred from the bytes (a `Data` body
-    /// parameter on a method without `@FileUpload`).
+    /// Sends bytes as they are (a `Data` body parameter on a method without `@FileUpload`),
+    /// with the content type their first bytes name (`image/png`, `application/pdf`…). Bytes
+    /// that name no format get none of their own: the configuration's default `Content-Type`
+    /// applies, as it does to a hand-written request's `Data` body (a guess of `text/plain`
+    /// would replace a default `application/json` for JSON bytes).
     public mutating func jsonBody(_ value: Data) {
-        body = .data(value, contentType: MediaType.infer(fileName: nil, data: value).description)
+        let inferred = MediaType.infer(fileName: nil, data: value)
+        let named = !inferred.hasSameEssence(as: .plainText) && !inferred.hasSameEssence(as: .octetStream)
+        body = named ? .data(value, contentType: inferred.description) : value.requestBody
     }
 
     /// Sends an explicit body as is (a `RequestBody` parameter).

@@ -25,9 +25,12 @@ struct EndpointExtractor {
         let attributes = EndpointAttributes(function.attributes)
         var binder = ParameterBinder(function: function, parameters: parameters)
         bindMethodAndPath(attributes, function: function, endpoint: &endpoint, binder: &binder, into: &sink)
-        bindBody(attributes, function: function, endpoint: &endpoint, binder: &binder, into: &sink)
+        let explicitBody = bindExplicitBody(attributes, function: function, endpoint: &endpoint, binder: &binder, into: &sink)
         bindQuery(attributes, function: function, endpoint: &endpoint, binder: &binder, into: &sink)
         bindHeaders(attributes, function: function, endpoint: &endpoint, binder: &binder, into: &sink)
+        // After the path, query and headers: a parameter named `body` that one of them already
+        // sends (`@GET("/notes/{body}")`) is not the implicit body.
+        finishBody(explicitBody, attributes: attributes, function: function, endpoint: &endpoint, binder: &binder, into: &sink)
         endpoint.options = attributes.options
         parameters = binder.parameters
         for index in parameters.indices where parameters[index].binding == .unbound {
@@ -125,22 +128,23 @@ struct EndpointExtractor {
 
     // MARK: Body
 
-    private func bindBody(_ attributes: EndpointAttributes, function: FunctionDeclSyntax, endpoint: inout EndpointModel,
-                          binder: inout ParameterBinder, into sink: inout DiagnosticSink) {
+    /// The parameter a `@Body("…")` names, bound at once so that the query and headers see it
+    /// taken; its name and attribute, or nil when there is none (or it was refused).
+    private func bindExplicitBody(_ attributes: EndpointAttributes, function: FunctionDeclSyntax, endpoint: inout EndpointModel,
+                                  binder: inout ParameterBinder, into sink: inout DiagnosticSink) -> (name: String, node: Syntax)? {
         if let form = attributes.formURLEncoded, attributes.fileUpload != nil {
             sink.report(.formAndMultipart(), at: form)
         }
         endpoint.bodyEncoding = attributes.fileUpload != nil ? .multipart : attributes.formURLEncoded != nil ? .form : .json
 
-        var bodyName: String?
-        var bodyNode: Syntax?
+        var chosen: (name: String, node: Syntax)?
         for (index, body) in attributes.bodies.enumerated() {
             guard let name = body.parameter else {
                 sink.report(.notLiteral("Body"), at: body.attribute)
                 continue
             }
             if index > 0 {
-                sink.report(.twoBodies(bodyName ?? name, name), at: body.attribute,
+                sink.report(.twoBodies(chosen?.name ?? name, name), at: body.attribute,
                             fixIts: [FixIts.remove(body.attribute, from: function)])
                 continue
             }
@@ -148,16 +152,32 @@ struct EndpointExtractor {
                 sink.report(.unknownParameter(name, in: "Body"), at: body.attribute)
                 continue
             }
-            bodyName = name
-            bodyNode = Syntax(body.attribute)
+            chosen = (name, Syntax(body.attribute))
         }
-        if let implicit = binder.lookup("body"), binder.parameters[implicit].name == "body" || binder.parameters[implicit].label == "body" {
-            if let bodyName, bodyName != "body", let attribute = attributes.bodies.first?.attribute {
-                sink.report(.twoBodies("body", bodyName), at: attribute, fixIts: [FixIts.remove(attribute, from: function)])
+        guard let chosen, let index = binder.lookup(chosen.name) else { return chosen }
+        if let first = binder.parameters[index].binding.description {
+            sink.report(.boundTwice(chosen.name, first: first), at: chosen.node)
+        } else {
+            binder.bind(index, as: .body)
+            endpoint.bodyParameter = binder.parameters[index].name
+        }
+        return chosen
+    }
+
+    /// The implicit body (a parameter named or labelled `body` that nothing else sends), and
+    /// the checks that need the body settled: none on a GET or HEAD, a file for a file upload.
+    private func finishBody(_ explicit: (name: String, node: Syntax)?, attributes: EndpointAttributes, function: FunctionDeclSyntax,
+                            endpoint: inout EndpointModel, binder: inout ParameterBinder, into sink: inout DiagnosticSink) {
+        var bodyNode = explicit?.node
+        if let implicit = binder.lookup("body"), binder.parameters[implicit].binding == .unbound,
+           binder.parameters[implicit].name == "body" || binder.parameters[implicit].label == "body" {
+            if let explicit, explicit.name != "body", let attribute = attributes.bodies.first?.attribute {
+                sink.report(.twoBodies("body", explicit.name), at: attribute, fixIts: [FixIts.remove(attribute, from: function)])
                 binder.bind(implicit, as: .body)  // reported once, not again as "not sent"
-            } else if bodyName == nil {
-                bodyName = "body"
+            } else if explicit == nil {
                 bodyNode = Syntax(binder.node(at: implicit))
+                binder.bind(implicit, as: .body)
+                endpoint.bodyParameter = binder.parameters[implicit].name
             }
         }
         if let method = endpoint.httpMethod, method == "GET" || method == "HEAD" {
@@ -167,14 +187,7 @@ struct EndpointExtractor {
                 sink.report(.bodyNotAllowed(method), at: flag)
             }
         }
-        if let bodyName, let index = binder.lookup(bodyName) {
-            if let first = binder.parameters[index].binding.description {
-                sink.report(.boundTwice(bodyName, first: first), at: bodyNode ?? Syntax(function.name))
-            } else {
-                binder.bind(index, as: .body)
-                endpoint.bodyParameter = binder.parameters[index].name
-            }
-        } else if let upload = attributes.fileUpload {
+        if bodyNode == nil, let upload = attributes.fileUpload {
             sink.report(.fileUploadWithoutFile(), at: upload)
         }
     }
