@@ -17,8 +17,8 @@ final class CallerQueue: Sendable {
     struct Reports: Sendable {
         /// What the session has sent of the request body.
         var sent: Int64?
-        /// What the download's sink has written.
-        var received: TransferProgress?
+        /// What the download's sink has written (and for which response).
+        var received: ResponseBodySink.Written?
         var isEmpty: Bool { sent == nil && received == nil }
     }
 
@@ -32,7 +32,7 @@ final class CallerQueue: Sendable {
 
     /// Leaves the newest figures for `deliver`, which runs on the queue with whatever is
     /// waiting then (queued only when nothing was waiting).
-    func report(sent: Int64?, received: TransferProgress?, deliver: @escaping @Sendable (Reports) -> Void) {
+    func report(sent: Int64?, received: ResponseBodySink.Written?, deliver: @escaping @Sendable (Reports) -> Void) {
         let queuesDelivery = pending.withLock { pending -> Bool in
             let wasEmpty = pending.isEmpty
             if let sent { pending.sent = sent }

@@ -123,7 +123,7 @@ final class TaskHandler: Sendable {
 
     /// Hands the caller's handlers what the session has sent and what the sink has written: at
     /// once without ``callbacks``, else the newest figures, in order, on that queue.
-    private func report(sent: Int64? = nil, received: TransferProgress? = nil) {
+    private func report(sent: Int64? = nil, received: ResponseBodySink.Written? = nil) {
         guard let callbacks else {
             deliver(CallerQueue.Reports(sent: sent, received: received))
             return

@@ -38,6 +38,20 @@ struct ResponseBodySinkTests {
         #expect(seen.withLock { $0 } == [100, 10])
     }
 
+    @Test("a report of the first response that arrives after the second began is dropped (it would hide the second's progress)")
+    func staleReportAfterRestart() throws {
+        let seen = Locked<[Int64]>([])
+        let (sink, file) = try makeSink(seen)
+        defer { try? FileManager.default.removeItem(at: file) }
+        try sink.begin()
+        let stale = try #require(try sink.write(Data(count: 100)))   // still queued for the handler
+        try sink.begin()   // retried after the connection was cut
+        sink.report(stale)
+        sink.report(try #require(try sink.write(Data(count: 10))))
+        sink.report(try #require(try sink.write(Data(count: 10))))
+        #expect(seen.withLock { $0 } == [10, 20])
+    }
+
     @Test("a new response's begin() never waits for a handler still running (on the session's queue, that could deadlock)")
     func beginDoesNotWaitForAHandler() throws {
         let entered = DispatchSemaphore(value: 0)
