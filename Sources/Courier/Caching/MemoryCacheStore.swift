@@ -9,7 +9,8 @@ import Foundation
 ///                        middleware: [CachingMiddleware(store: store)])
 /// ```
 ///
-/// An entry larger than `maxBytes` is not stored (and replaces nothing). The size of an entry is
+/// An entry larger than `maxBytes` is not stored, and the entry stored under its key before is
+/// removed (it is no longer the newest answer). The size of an entry is
 /// its ``CachedHTTPResponse/cost``: body, header fields and key.
 public final class MemoryCacheStore: HTTPCacheStore {
     /// The most bytes the entries may take together.

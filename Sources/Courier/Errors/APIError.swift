@@ -48,10 +48,12 @@ public struct APIError: Error, Sendable {
         private init(_ name: String) { self.name = name }
 
         /// The URL could not be built or is not allowed (scheme other than http/https, a port
-        /// out of range, `user:password` in the URL, a path parameter that is `.` or `..`).
+        /// out of range, `user:password` in the URL). A path value that is `.` or `..` is
+        /// ``encodingFailed``: the request's values, not the URL, are at fault.
         public static let invalidURL = Kind("invalid URL")
         /// The request could not be encoded: a body encoding failure, a header with CR/LF, a
-        /// missing path parameter. ``APIError/underlyingError`` says which.
+        /// missing path parameter, a path value that is empty, `.` or `..`.
+        /// ``APIError/underlyingError`` says which.
         public static let encodingFailed = Kind("encoding failed")
         /// The server answered with a status outside the acceptable codes.
         /// ``APIError/statusCode``, ``APIError/response`` and ``APIError/body`` tell more.
