@@ -69,8 +69,11 @@ struct AnyStatusRequest<Base: APIRequest>: APIRequest {
     var pathParameters: [String: String] { base.pathParameters }
     var query: [URLQueryItem] { base.query }
     var queryItems: [URLQueryItem]? { base.queryItems }
+    var queryParameters: [String: String]? { base.queryParameters }
     var headers: Base.Headers { base.headers }
     var body: Base.Body? { base.body }
+    var includeBaseParameters: Bool { base.includeBaseParameters }
+    var timeout: TimeInterval { base.timeout }
     var options: RequestOptions {
         var options = base.options
         options.acceptableStatusCodes = Set(100...599)

@@ -119,7 +119,7 @@ public final class APIClient: Sendable {
     /// Builds a request without sending it: the `HTTPRequest` head as the transport would get it
     /// before middleware run. Useful in tests and for debugging.
     public func prepare<R: APIRequest>(_ request: R) throws -> (HTTPRequest, HTTPBody?) {
-        let options = request.options
+        let options = request.wireOptions()
         let prepared = try builder.prepare(request, options: options, operationName: options.operationName ?? Self.typeName(of: request))
         return (prepared.head, prepared.body)
     }
@@ -200,10 +200,10 @@ public final class APIClient: Sendable {
     /// ≈ 450 instructions: it retains each of its references).
     private func makeExchange<R: APIRequest>(_ request: R, collectsResponseBody: Bool = false,
                                              sink: ResponseBodySink? = nil, limitsWholeBody: Bool = false) throws -> (PreparedRequest, RequestContext) {
-        let options = request.options
+        let options = request.wireOptions()
         let name = options.operationName ?? Self.typeName(of: request)
         let prepared = try builder.prepare(request, options: options, operationName: name)
-        let timeout = options.timeout ?? prepared.timeout ?? configuration.timeout
+        let timeout = options.timeout ?? configuration.timeout
         let maxResponseSize = options.maxResponseSize ?? configuration.maxResponseSize
         let acceptableStatusCodes = options.acceptableStatusCodes ?? configuration.acceptableStatusCodes
         let idleTimeout = options.idleTimeout ?? configuration.idleTimeout

@@ -11,8 +11,6 @@ struct PreparedRequest: Sendable {
     var targetsBaseOrigin: Bool
     /// The route template (``RequestContext/urlTemplate``), when known.
     var urlTemplate: String? = nil
-    /// The request's own `timeout` property (``APIRequest/timeout``), when it has one.
-    var timeout: Duration? = nil
 }
 
 /// Turns ``APIRequest`` values into `HTTPRequest`s: resolves the URL against the base URL,
@@ -47,9 +45,10 @@ struct RequestBuilder: Sendable {
     /// fails with it rather than going out without the header.
     let invalidDefaultHeader: InvalidHeaderError?
     let encodedBaseParameters: String
-    /// Each base parameter's encoded name and its encoded `name=value`, for a request whose
-    /// query already has some names (its own value wins).
-    let encodedBaseItems: [(name: Substring, item: Substring)]
+    /// Each base parameter's name (decoded) and its encoded `name=value`, for a request whose
+    /// query already has some names (its own value wins). Items left out of the query (a `nil`
+    /// value) are not here either.
+    let encodedBaseItems: [(name: String, item: String)]
     /// The standard secret query names plus the configuration's, when it has any.
     let queryNames: Redaction.QueryNames?
 
@@ -73,9 +72,9 @@ struct RequestBuilder: Sendable {
         self.originOnlyHeaders = Set(headers.map(\.name)).subtracting(standard.map(\.name))
         self.invalidDefaultHeader = configuration.defaultHeaders.invalidHeader
         self.encodedBaseParameters = QueryEncoding.encode(configuration.baseParameters)
-        self.encodedBaseItems = configuration.baseParameters.map { item in
-            let encoded = Substring(QueryEncoding.encode([item]))
-            return (Self.queryName(of: encoded), encoded)
+        self.encodedBaseItems = configuration.baseParameters.compactMap { item in
+            let encoded = QueryEncoding.encode([item])
+            return encoded.isEmpty ? nil : (Self.queryName(of: Substring(encoded)), encoded)
         }
         self.queryNames = configuration.sensitiveQueryNames.isEmpty ? nil : Redaction.QueryNames.standard.adding(configuration.sensitiveQueryNames)
     }
@@ -134,16 +133,6 @@ struct RequestBuilder: Sendable {
         if let invalidDefaultHeader {
             throw APIError.encodingFailed(request: summary, underlying: invalidDefaultHeader)
         }
-        let seconds = request.timeout
-        var timeout: Duration?
-        if seconds != .infinity {
-            guard seconds > 0, seconds.isFinite else {
-                throw APIError.encodingFailed(request: summary, underlying: RequestDeclarationError(
-                    requestType: operationName, property: "timeout",
-                    reason: "is \(seconds), which is not a positive number of seconds"))
-            }
-            timeout = .seconds(seconds)
-        }
 
         var fields = target.sendsDefaults ? defaultHeaders : otherOriginHeaders
         let own: HTTPFields
@@ -182,7 +171,7 @@ struct RequestBuilder: Sendable {
         }
         head.headerFields = fields
         return PreparedRequest(head: head, body: body, summary: summary, targetsBaseOrigin: target.isBaseOrigin,
-                               urlTemplate: urlTemplate(of: requestPath), timeout: timeout)
+                               urlTemplate: urlTemplate(of: requestPath))
     }
 
     /// The base URL's path joined with the request path's template, without its query; `nil`
@@ -247,24 +236,26 @@ struct RequestBuilder: Sendable {
             let encoded = QueryEncoding.encode(more)
             query = query.isEmpty ? encoded : query + "&" + encoded
         }
-        if let dictionary = request.queryParameters, !dictionary.isEmpty {
-            // A dictionary has no order: sent sorted by name, so the URL (and a cache key, a
-            // signature over it) is the same at every send.
-            let encoded = QueryEncoding.encode(dictionary.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) })
+        let parameters = request.wireQueryParameters()
+        if !parameters.isEmpty {
+            let encoded = QueryEncoding.encode(parameters)
             query = query.isEmpty ? encoded : query + "&" + encoded
         }
         func addBaseParameters() {
-            guard options.includeBaseParameters, request.includeBaseParameters, !encodedBaseParameters.isEmpty else { return }
+            guard !encodedBaseParameters.isEmpty, options.includeBaseParameters else { return }
             if query.isEmpty, ownQuery == nil {
                 query = encodedBaseParameters
                 return
             }
-            // A name the request sends already keeps the request's value (names compared as
-            // encoded), as BaseParametersMiddleware does.
+            // A name the request (or the base URL's own query) sends already keeps that value,
+            // as BaseParametersMiddleware does; names are compared decoded, since the request's
+            // query items and a query written in its path are encoded differently.
             var taken = Set(query.split(separator: "&").map(Self.queryName(of:)))
-            if let ownQuery { taken.formUnion(ownQuery.split(separator: "&").map(Self.queryName(of:))) }
+            for written in [ownQuery, baseQuery] {
+                if let written { taken.formUnion(written.split(separator: "&").map(Self.queryName(of:))) }
+            }
             for base in encodedBaseItems where !taken.contains(base.name) {
-                query = query.isEmpty ? String(base.item) : query + "&" + base.item
+                query = query.isEmpty ? base.item : query + "&" + base.item
             }
         }
 
@@ -318,9 +309,10 @@ struct RequestBuilder: Sendable {
         return own.trimmingCharacters(in: .whitespaces) + formType[mark...]
     }
 
-    /// The name of an encoded query item (`name=value` or `name`).
-    private static func queryName(of item: Substring) -> Substring {
-        item.firstIndex(of: "=").map { item[..<$0] } ?? item
+    /// The decoded name of an encoded query item (`name=value` or `name`).
+    private static func queryName(of item: Substring) -> String {
+        let name = String(item.firstIndex(of: "=").map { item[..<$0] } ?? item)
+        return name.removingPercentEncoding ?? name
     }
 
     /// The first `.` or `..` segment of a path (also percent-encoded, `%2e%2E`), if it has one.

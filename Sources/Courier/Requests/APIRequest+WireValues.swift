@@ -53,6 +53,34 @@ extension APIRequest {
         throw declarationError("body", "is a \(type(of: value)), which Courier cannot send as a body; declare RequestBody (`.json(value)` for an Encodable value) or Data")
     }
 
+    /// The request's options with its `includeBaseParameters` and `timeout` properties (the
+    /// layered-client spelling) folded in, so that everything after reads the options alone —
+    /// the builder, middleware such as ``BaseParametersMiddleware``, pagination. A `timeout`
+    /// that is not a positive number becomes the options' deferred encoding error.
+    package func wireOptions() -> RequestOptions {
+        var options = self.options
+        if !includeBaseParameters { options.includeBaseParameters = false }
+        let seconds = timeout
+        if seconds != .infinity, options.timeout == nil {
+            if seconds > 0, seconds.isFinite {
+                // `Duration.seconds(_:)` traps past ~1.7e20 s: anything past the longest wait
+                // means the same.
+                options.timeout = seconds >= Duration.longestWait.secondsValue ? .longestWait : .seconds(seconds)
+            } else if options.deferredEncodingError == nil {
+                options.deferredEncodingError = declarationError("timeout", "is \(seconds), which is not a positive number of seconds")
+            }
+        }
+        return options
+    }
+
+    /// The request's `queryParameters` (the layered-client spelling) as query items, sorted by
+    /// name: a dictionary has no order, and the URL (a cache key, a signature over it) must be
+    /// the same at every send.
+    package func wireQueryParameters() -> [URLQueryItem] {
+        guard let dictionary = queryParameters, !dictionary.isEmpty else { return [] }
+        return dictionary.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
+    }
+
     private func declarationError(_ property: String, _ reason: String) -> RequestDeclarationError {
         RequestDeclarationError(requestType: _typeName(Self.self, qualified: false), property: property, reason: reason)
     }

@@ -23,8 +23,9 @@ struct ModifiedRequest<Base: APIRequest>: APIRequest {
         self.base = base
         self.path = base.path.requestPath
         self.pathParameters = base.pathParameters
-        self.query = base.query + (base.queryItems ?? [])
-        self.options = base.options
+        // Every spelling of the query and of the options, folded into the ones this type has.
+        self.query = base.query + (base.queryItems ?? []) + base.wireQueryParameters()
+        self.options = base.wireOptions()
         // Logs, metrics and traces name the caller's request, not this wrapper.
         if options.operationName == nil { options.operationName = _typeName(Base.self, qualified: false) }
         do {

@@ -90,9 +90,15 @@ import Testing
             _ = try await client.send(F.text(.get, RequestPath(verbatim: path)))
         }
         #expect(stub.requests.map { $0.headers[Self.tag] } == ["digits", "all", "items", "all"])
-        // A placeholder segment stays a placeholder, not a regular expression.
+        // A placeholder segment stays a placeholder, whatever it holds; a brace that is no
+        // quantifier is no regular expression.
         let placeholder: InterceptorMiddleware.PathMatcher = "/users/{id}/content"
         #expect(placeholder.matches("/users/7/content"))
+        let constrained: InterceptorMiddleware.PathMatcher = "/users/{id:[0-9]+}"
+        #expect(constrained.matches("/users/7"))
+        for pattern in ["/v1/{name}:cancel", "/files/**", "/files/*.json", "/count/{id=3}", "/raw/{+rest}"] {
+            #expect(!InterceptorMiddleware.PathMatcher.isRegularExpressionSyntax(pattern), "\(pattern)")
+        }
     }
 
     @Test("a literal in regular-expression syntax that does not compile fails each request with an error naming it")

@@ -71,6 +71,42 @@ struct PortedRequestTests {
         #expect(timeouts.withLock { $0 } == [.seconds(30), .seconds(30)])
     }
 
+    @Test("that spelling reaches every way of sending: pagination (which copies the request), BaseParametersMiddleware")
+    func layeredClientPropertiesEverywhere() async throws {
+        let timeouts = Locked<[Duration]>([])
+        let stub = StubTransport()
+        stub.on(.get, "/client/config", .status(200))
+        var configuration = APIConfiguration(baseURL: URL(string: "https://api.example.com/v2")!)
+        configuration.baseParameters = [URLQueryItem(name: "appVersion", value: "1.0")]
+        let spy = MiddlewareTestSpy { request, body, context, next in
+            timeouts.withLock { $0.append(context.timeout) }
+            return try await next(request, body, context)
+        }
+        let base = BaseParametersMiddleware([URLQueryItem(name: "deviceId", value: "d1")])
+        let client = APIClient(configuration: configuration, transport: stub, middleware: [spy, base])
+        for try await _ in client.pages(ConfigRequest()) {}
+        _ = try await client.send(ConfigRequest())
+
+        #expect(stub.requests.map(\.target) == ["/v2/client/config?lang=zh&type=1", "/v2/client/config?lang=zh&type=1"])
+        #expect(timeouts.withLock { $0 } == [.seconds(30), .seconds(30)])
+    }
+
+    @Test("a timeout in that spelling too large for Duration is the longest wait, not a crash", arguments: [1e21, TimeInterval.greatestFiniteMagnitude])
+    func hugeTimeout(_ seconds: TimeInterval) async throws {
+        let timeouts = Locked<[Duration]>([])
+        let stub = StubTransport()
+        stub.on(.get, "/client/config", .status(200))
+        let spy = MiddlewareTestSpy { request, body, context, next in
+            timeouts.withLock { $0.append(context.timeout) }
+            return try await next(request, body, context)
+        }
+        let client = APIClient(configuration: APIConfiguration(baseURL: URL(string: "https://api.example.com/v2")!), transport: stub, middleware: [spy])
+        var request = ConfigRequest()
+        request.timeout = seconds
+        _ = try await client.send(request)
+        #expect(timeouts.withLock { $0 } == [Duration.longestWait])
+    }
+
     @Test("a timeout in that spelling that is not a positive number of seconds fails the request, naming it", arguments: [0, -1, TimeInterval.nan])
     func unusableTimeout(_ seconds: TimeInterval) async throws {
         let (client, stub) = makeClient()
@@ -91,6 +127,18 @@ struct PortedRequestTests {
         _ = try await client.send(Request<Data>(path: "/x"))
         _ = try await client.send(Request<Data>(path: "/x?lang=fr"))
         #expect(stub.requests.map(\.target) == ["/v2/x?lang=zh&v=2", "/v2/x?lang=en&v=2", "/v2/x?lang=fr&v=2"])
+    }
+
+    @Test("base parameters: names compared decoded, a nil-valued one left out whether or not the request has a query")
+    func baseParameterEdges() async throws {
+        let (client, stub) = makeClient {
+            $0.baseParameters = [URLQueryItem(name: "debug", value: nil), URLQueryItem(name: "$format", value: "xml"), URLQueryItem(name: "v", value: "2")]
+        }
+        stub.on(.get, "/x", .status(200))
+        _ = try await client.send(Request<Data>(path: "/x?$format=json"))
+        _ = try await client.send(Request<Data>(path: "/x", query: [URLQueryItem(name: "q", value: "a")]))
+        _ = try await client.send(Request<Data>(path: "/x"))
+        #expect(stub.requests.map(\.target) == ["/v2/x?$format=json&v=2", "/v2/x?q=a&%24format=xml&v=2", "/v2/x?%24format=xml&v=2"])
     }
 
     struct NilEverything: APIRequest {

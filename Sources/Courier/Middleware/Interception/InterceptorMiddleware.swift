@@ -84,18 +84,17 @@ public struct InterceptorMiddleware: Middleware {
             specificity = pattern.specificity
         }
 
-        /// Whether `pattern` holds a character no path holds unencoded (`[`, `]`, `^`, `|`,
-        /// `\`), or a brace that is not part of a whole `{name}` segment.
-        static func isRegularExpressionSyntax(_ pattern: String) -> Bool {
-            if pattern.utf8.contains(where: { $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "]") || $0 == UInt8(ascii: "^")
-                                              || $0 == UInt8(ascii: "|") || $0 == UInt8(ascii: "\\") }) {
-                return true
-            }
-            return pattern.split(separator: "/").contains { segment in
-                let braces = segment.contains("{") || segment.contains("}")
-                guard braces else { return false }
-                let inner = segment.dropFirst().dropLast()
-                return !(segment.first == "{" && segment.last == "}" && !inner.contains("{") && !inner.contains("}"))
+        /// Whether `pattern` holds, outside a whole `{name}` segment (a placeholder, whatever it
+        /// holds), a character no path holds unencoded (`[`, `]`, `^`, `|`, `\`) or a
+        /// quantifier (`{2}`, `{1,}`, `{1,3}`).
+        package static func isRegularExpressionSyntax(_ pattern: String) -> Bool {
+            pattern.split(separator: "/").contains { segment in
+                if segment.first == "{", segment.last == "}", segment.count > 1 { return false }
+                if segment.utf8.contains(where: { $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "]") || $0 == UInt8(ascii: "^")
+                                                  || $0 == UInt8(ascii: "|") || $0 == UInt8(ascii: "\\") }) {
+                    return true
+                }
+                return segment.contains(/\{[0-9]+(,[0-9]*)?\}/)
             }
         }
 
