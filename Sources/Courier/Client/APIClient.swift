@@ -39,6 +39,8 @@ public final class APIClient: Sendable {
     /// Whether a ``CachingMiddleware`` is in the chain (only then is the response's
     /// `Courier-Cache` field looked up for ``ResponseMetrics/cacheOutcome``).
     private let readsCacheOutcome: Bool
+    /// A cache or coalescer above the authentication middleware: every request fails with it.
+    private let middlewareOrderError: MiddlewareOrderError?
 
     /// Creates a client.
     ///
@@ -46,6 +48,10 @@ public final class APIClient: Sendable {
     /// key under is added to the configuration's ``APIConfiguration/sensitiveQueryNames``: a
     /// server that echoes the query in a next-page link puts the key into the page request's
     /// target, where errors and middleware above the authentication middleware see it.
+    ///
+    /// A ``CachingMiddleware`` or ``CoalescingMiddleware`` above an ``AuthenticationMiddleware``
+    /// would share one user's responses with another: every request of such a client fails
+    /// with ``MiddlewareOrderError``.
     public init(configuration: APIConfiguration, transport: any Transport, middleware: [any Middleware] = []) {
         var configuration = configuration
         for case let authentication as AuthenticationMiddleware in middleware {
@@ -56,6 +62,7 @@ public final class APIClient: Sendable {
         self.middleware = middleware
         self.builder = RequestBuilder(configuration: configuration)
         self.readsCacheOutcome = middleware.contains { $0 is CachingMiddleware }
+        self.middlewareOrderError = MiddlewareOrderError.check(middleware)
         // The cookie jar sits under the redirect follower, so it sees every hop.
         let wire: any Transport = configuration.cookieJar.map { CookieJarTransport(base: transport, jar: $0) } ?? transport
         let follower = RedirectFollower(transport: wire, defaultPolicy: configuration.redirectPolicy)
@@ -203,6 +210,7 @@ public final class APIClient: Sendable {
         let options = request.wireOptions()
         let name = options.operationName ?? Self.typeName(of: request)
         let prepared = try builder.prepare(request, options: options, operationName: name)
+        if let middlewareOrderError { throw APIError.encodingFailed(request: prepared.summary, underlying: middlewareOrderError) }
         let timeout = options.timeout ?? configuration.timeout
         let maxResponseSize = options.maxResponseSize ?? configuration.maxResponseSize
         let acceptableStatusCodes = options.acceptableStatusCodes ?? configuration.acceptableStatusCodes

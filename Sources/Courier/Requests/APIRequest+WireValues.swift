@@ -58,9 +58,12 @@ extension APIRequest {
     /// the builder, middleware such as ``BaseParametersMiddleware``, pagination. A `timeout`
     /// that is not a positive number becomes the options' deferred encoding error.
     package func wireOptions() -> RequestOptions {
-        var options = self.options
-        if !includeBaseParameters { options.includeBaseParameters = false }
+        let includesBaseParameters = includeBaseParameters
         let seconds = timeout
+        // The usual request: its options as they are, without a copy to change.
+        if includesBaseParameters, seconds == .infinity { return options }
+        var options = self.options
+        if !includesBaseParameters { options.includeBaseParameters = false }
         if seconds != .infinity, options.timeout == nil {
             if seconds > 0, seconds.isFinite {
                 // `Duration.seconds(_:)` traps past ~1.7e20 s: anything past the longest wait

@@ -58,6 +58,20 @@ struct CachingPipelineTests {
         #expect(try await client.send(MiddlewareFixtures.text(.get, "/me")) == "Bearer t2 4")          // t2 is a new key
     }
 
+    @Test("a cache or coalescing middleware above the authentication middleware fails every request, naming the order, instead of sharing one user's responses with another")
+    func sharingAboveAuthenticationFails() async throws {
+        let provider = ClosureTokenProvider(token: { AccessToken("t1") }, refresh: { _ in AccessToken("t1") })
+        let origin = Origin { _, call in (.ok, "private, max-age=60", "\(call)") }
+        for middleware in [[CachingMiddleware(), AuthenticationMiddleware(.bearer(provider))] as [any Middleware],
+                           [CoalescingMiddleware(), RetryMiddleware(), AuthenticationMiddleware(.bearer(provider))]] {
+            let client = MiddlewareFixtures.client(origin.transport, middleware)
+            let error = await #expect(throws: APIError.self) { try await client.send(MiddlewareFixtures.text(.get, "/me")) }
+            #expect(error?.underlyingError is MiddlewareOrderError)
+            #expect(error.map { "\($0)" }?.contains("AuthenticationMiddleware") == true)
+        }
+        #expect(origin.calls.current == 0)
+    }
+
     @Test("retries sit outside the cache: a 503 answered by stale-if-error is not retried, a hit is never retried")
     func retriesAroundCache() async throws {
         let failing = Locked(false)
