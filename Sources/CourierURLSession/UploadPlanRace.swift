@@ -55,6 +55,10 @@ final class UploadPlanRace: Sendable {
     /// cancelled, without waiting for the body's reader to return.
     static func plan(before deadline: ContinuousClock.Instant,
                      make: @escaping @Sendable () async throws -> UploadPlan) async throws -> UploadPlan {
+        // Already past (a retry that waited its turn): nothing was read, no task to start.
+        guard ContinuousClock.now < deadline else {
+            throw TransportError(.timeout, "the request's deadline passed before its body was read", requestMayHaveBeenSent: false)
+        }
         let race = UploadPlanRace()
         let making = Task {
             let outcome: Result<UploadPlan, any Error>

@@ -46,6 +46,19 @@ struct UploadPlanTests {
         #expect(try Data(contentsOf: url).count == 256)
     }
 
+    @Test("a deadline already past fails at once with a timeout that does not blame the body")
+    func deadlineAlreadyPast() async throws {
+        let body = HTTPBody(Data("in memory".utf8))
+        let error = await #expect(throws: TransportError.self) {
+            _ = try await URLSessionTransport.plan(for: body, description: nil, maxInMemory: 1 << 20,
+                                                   temporaryDirectory: FileManager.default.temporaryDirectory,
+                                                   deadline: .now - .seconds(1))
+        }
+        #expect(error?.kind == .timeout)
+        #expect(error?.message.contains("stopped yielding") == false)
+        #expect(error?.requestMayHaveBeenSent == false)
+    }
+
     @Test("a temporary file is never written over one already there")
     func neverReplacesAFile() throws {
         let directory = try Self.directory()
