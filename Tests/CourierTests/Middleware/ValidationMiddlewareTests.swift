@@ -27,6 +27,18 @@ import Testing
         _ = try await lenient.send(F.text(.get, "/accepted"))
     }
 
+    @Test("a status the request itself accepts (RequestOptions(acceptableStatusCodes:)) passes, as the client's own check lets it")
+    func perRequestAcceptableStatusesPass() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/missing", .status(404))
+        let client = F.client(stub, [ValidationMiddleware(statusCodes: 200..<300)])
+        let lenient = Request<Data>(path: "/missing", options: RequestOptions(acceptableStatusCodes: [200, 404]))
+        let response = try await client.response(for: lenient)
+        #expect(response.statusCode == 404)
+        // Without the allowance the middleware still refuses it.
+        await #expect { try await client.send(Request<Data>(path: "/missing")) } throws: { ($0 as? APIError)?.statusCode == 404 }
+    }
+
     @Test func reportsTheServersMessageForABadStatus() async throws {
         let stub = StubTransport()
         stub.on(.get, "/missing", .status(404, message: "No such thing"))

@@ -11,7 +11,8 @@ import OpenAPIRuntime
 /// ValidationMiddleware(contentTypes: ["image/*"])
 /// ```
 ///
-/// A status outside `statusCodes` fails with ``APIError/Kind/httpError``
+/// A status outside `statusCodes` — and outside the request's own
+/// ``RequestOptions/acceptableStatusCodes``, when it sets them — fails with ``APIError/Kind/httpError``
 /// (with up to 64 KiB of the body, for the message); a content type that matches none of
 /// `contentTypes` fails with ``APIError/Kind/unexpectedContentType``.
 /// Content types match case-insensitively, with or without parameters (`application/json`
@@ -44,7 +45,10 @@ public struct ValidationMiddleware: Middleware {
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let (response, responseBody) = try await next(request, body, context)
         let summary = RequestSummary(request, context: context)
-        if let statusCodes, !statusCodes.contains(response.status.code) {
+        // A status the request accepts itself (`RequestOptions(acceptableStatusCodes:)`, or
+        // `dataPublisher`'s "any status") passes, as the client's own check lets it.
+        if let statusCodes, !statusCodes.contains(response.status.code),
+           context.options.acceptableStatusCodes?.contains(response.status.code) != true {
             let data = await BodyReading.consumingPrefix(of: responseBody, limit: BodyReading.errorPrefixLimit)
             throw APIClient.httpError(response, body: data, summary: summary)
         }
