@@ -66,7 +66,9 @@ extension StubTransport {
         // The most recently added stub wins: the least specific patterns go first, literals last.
         routes.sort { Self.specificity(of: $0.pattern.description) < Self.specificity(of: $1.pattern.description) }
         for route in routes {
-            on(route.method, route.pattern, StubResponse.file(route.file, status: route.status))
+            // Read at each request, not now: a fixture edited (or written) after loading is
+            // what the next request gets.
+            on(route.method, route.pattern) { _ in StubResponse.file(route.file, status: route.status) }
         }
         return routes
     }

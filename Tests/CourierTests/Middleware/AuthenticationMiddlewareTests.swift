@@ -63,6 +63,18 @@ import Testing
         #expect(!"\(String(describing: error))".contains("AIza-SECRET"))          // …never shown
     }
 
+    @Test("an API key for the query with CR, LF or NUL is refused, as a header's is, not sent percent-encoded")
+    func refusesAQueryKeyWithALineBreak() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/me", .text("ok"))
+        let client = F.client(stub, [AuthenticationMiddleware(.apiKey("k\r\n1", queryItem: "api_key"))])
+        await #expect { try await client.send(F.text(.get, "/me")) } throws: { error in
+            guard let apiError = error as? APIError, apiError.kind == .encodingFailed else { return false }
+            return apiError.underlyingError is InvalidHeaderError
+        }
+        #expect(stub.requests.isEmpty)
+    }
+
     @Test func refusesATokenWithALineBreakWithoutSendingIt() async throws {
         let stub = StubTransport()
         stub.on(.get, "/me", .text("ok"))
@@ -119,6 +131,18 @@ import Testing
             let auth = try #require((error as? APIError)?.underlyingError as? AuthenticationError)
             #expect(auth.kind == .refreshFailed)
         }
+    }
+
+    @Test("retry: .never is sent once: a 401 is returned, not refreshed and sent again")
+    func neverRetriedRequestIsSentOnce() async throws {
+        let provider = CountingTokenProvider()
+        let stub = StubTransport()
+        stub.on(.post, "/pay", .status(401))
+        let client = F.client(stub, [AuthenticationMiddleware(.bearer(provider))])
+        let pay = Request<Data>(method: .post, path: "/pay", body: .json(["amount": 1]), options: RequestOptions(retry: .never))
+        await #expect { try await client.send(pay) } throws: { ($0 as? APIError)?.statusCode == 401 }
+        #expect(stub.requests.count == 1)
+        #expect(provider.refreshes == 0)
     }
 
     @Test func aSecond401AfterTheRefreshIsReturnedNotLooped() async throws {

@@ -24,6 +24,17 @@ struct FixtureDirectoryTests {
         return root
     }
 
+    @Test("a fixture is read when a request arrives: one edited after loading answers with its new content")
+    func readAtEachRequest() async throws {
+        let root = try makeFixtures()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let (client, stub) = makeClient()
+        try stub.loadFixtures(from: root)
+        #expect(try await client.send(Request<[User]>(path: "/users")) == [User(id: 1, name: "Ada")])
+        try Data(#"[{"id": 2, "name": "Grace"}]"#.utf8).write(to: root.appendingPathComponent("users.json"))
+        #expect(try await client.send(Request<[User]>(path: "/users")) == [User(id: 2, name: "Grace")])
+    }
+
     @Test("files answer the paths they mirror, with method and status from their names")
     func routes() async throws {
         let root = try makeFixtures()

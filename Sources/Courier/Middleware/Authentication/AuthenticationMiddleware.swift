@@ -105,7 +105,14 @@ public struct AuthenticationMiddleware: Middleware {
                 resolved = .invalidHeader(error as? InvalidHeaderError ?? InvalidHeaderError(name: name, reason: "\(error)"))
             }
         case .query(let name, let value):
-            resolved = .query(name: name, value: value)
+            // Refused as a header's value is: a pasted key with a stray line break would go out
+            // percent-encoded and fail at the server with no local error.
+            do {
+                try HeaderValidation.validate(value: value, name: name)
+                resolved = .query(name: name, value: value)
+            } catch {
+                resolved = .invalidHeader(error as? InvalidHeaderError ?? InvalidHeaderError(name: name, reason: "\(error)"))
+            }
         case .tokens(let refresher):
             resolved = .tokens(refresher)
         }
@@ -167,6 +174,8 @@ public struct AuthenticationMiddleware: Middleware {
         let (response, responseBody) = try await next(try Self.authorize(request, with: lease.token), body, context)
         // After a redirect the first request was handled (a POST answered by a 303): the whole
         // chain is sent again only when its method allows sending it twice.
+        // `retry: .never` is sent once: the 401 is the caller's answer.
+        if case .never = context.options.retry { return (response, responseBody) }
         guard response.status.code == 401, BodyReading.isReplayable(body), !redirects.leftOrigin,
               redirects.count == 0 || RetryPolicy.default.maySendAgain(
                   request.method, hasIdempotencyKey: request.headerFields[RetryPolicy.idempotencyKey] != nil,
