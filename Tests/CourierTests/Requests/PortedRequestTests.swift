@@ -50,8 +50,9 @@ struct PortedRequestTests {
         var timeout: TimeInterval = 30.0
     }
 
-    @Test("queryParameters, includeBaseParameters and timeout declared in that spelling are honoured, not ignored")
-    func layeredClientProperties() async throws {
+    /// A client over a stub answering `/client/config`, with `appVersion=1.0` as a base
+    /// parameter, a middleware that records each request's timeout, then `middleware`.
+    private func configClient(_ middleware: [any Middleware] = []) -> (APIClient, StubTransport, Locked<[Duration]>) {
         let timeouts = Locked<[Duration]>([])
         let stub = StubTransport()
         stub.on(.get, "/client/config", .status(200))
@@ -61,7 +62,12 @@ struct PortedRequestTests {
             timeouts.withLock { $0.append(context.timeout) }
             return try await next(request, body, context)
         }
-        let client = APIClient(configuration: configuration, transport: stub, middleware: [spy])
+        return (APIClient(configuration: configuration, transport: stub, middleware: [spy] + middleware), stub, timeouts)
+    }
+
+    @Test("queryParameters, includeBaseParameters and timeout declared in that spelling are honoured, not ignored")
+    func layeredClientProperties() async throws {
+        let (client, stub, timeouts) = configClient()
         _ = try await client.send(ConfigRequest())
         var included = ConfigRequest()
         included.includeBaseParameters = true
@@ -73,17 +79,7 @@ struct PortedRequestTests {
 
     @Test("that spelling reaches every way of sending: pagination (which copies the request), BaseParametersMiddleware")
     func layeredClientPropertiesEverywhere() async throws {
-        let timeouts = Locked<[Duration]>([])
-        let stub = StubTransport()
-        stub.on(.get, "/client/config", .status(200))
-        var configuration = APIConfiguration(baseURL: URL(string: "https://api.example.com/v2")!)
-        configuration.baseParameters = [URLQueryItem(name: "appVersion", value: "1.0")]
-        let spy = MiddlewareTestSpy { request, body, context, next in
-            timeouts.withLock { $0.append(context.timeout) }
-            return try await next(request, body, context)
-        }
-        let base = BaseParametersMiddleware([URLQueryItem(name: "deviceId", value: "d1")])
-        let client = APIClient(configuration: configuration, transport: stub, middleware: [spy, base])
+        let (client, stub, timeouts) = configClient([BaseParametersMiddleware([URLQueryItem(name: "deviceId", value: "d1")])])
         for try await _ in client.pages(ConfigRequest()) {}
         _ = try await client.send(ConfigRequest())
 
@@ -93,14 +89,7 @@ struct PortedRequestTests {
 
     @Test("a timeout in that spelling too large for Duration is the longest wait, not a crash", arguments: [1e21, TimeInterval.greatestFiniteMagnitude])
     func hugeTimeout(_ seconds: TimeInterval) async throws {
-        let timeouts = Locked<[Duration]>([])
-        let stub = StubTransport()
-        stub.on(.get, "/client/config", .status(200))
-        let spy = MiddlewareTestSpy { request, body, context, next in
-            timeouts.withLock { $0.append(context.timeout) }
-            return try await next(request, body, context)
-        }
-        let client = APIClient(configuration: APIConfiguration(baseURL: URL(string: "https://api.example.com/v2")!), transport: stub, middleware: [spy])
+        let (client, _, timeouts) = configClient()
         var request = ConfigRequest()
         request.timeout = seconds
         _ = try await client.send(request)
