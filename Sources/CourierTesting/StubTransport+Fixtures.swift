@@ -66,8 +66,8 @@ extension StubTransport {
         // The most recently added stub wins: the least specific patterns go first, literals last.
         routes.sort { Self.specificity(of: $0.pattern.description) < Self.specificity(of: $1.pattern.description) }
         for route in routes {
-            // Read at each request, not now: a fixture edited (or written) after loading is
-            // what the next request gets.
+            // Read at each request, not now: a fixture edited after loading is what the next
+            // request gets (a file added after loading has no route; load again for it).
             on(route.method, route.pattern) { _ in StubResponse.file(route.file, status: route.status) }
         }
         return routes

@@ -72,6 +72,19 @@ struct CachingPipelineTests {
         #expect(origin.calls.current == 0)
     }
 
+    @Test("the order check counts only a signed-in user's tokens: an app-wide key below the cache, tokens above it, or coalescing only on request are allowed")
+    func orderCheckAllowsSharedCredentials() async throws {
+        let provider = ClosureTokenProvider(token: { AccessToken("t1") }, refresh: { _ in AccessToken("t1") })
+        let origin = Origin { _, call in (.ok, "private, max-age=60", "\(call)") }
+        for middleware in [[CachingMiddleware(), AuthenticationMiddleware(.apiKey("app-key", header: "X-Key"))] as [any Middleware],
+                           [AuthenticationMiddleware(.bearer(provider)), CachingMiddleware(), AuthenticationMiddleware(.apiKey("app-key", header: "X-Key"))],
+                           [CoalescingMiddleware(scope: .requestsThatAsk), AuthenticationMiddleware(.bearer(provider))]] {
+            let client = MiddlewareFixtures.client(origin.transport, middleware)
+            _ = try await client.send(MiddlewareFixtures.text(.get, "/me"))
+        }
+        #expect(origin.calls.current == 3)
+    }
+
     @Test("retries sit outside the cache: a 503 answered by stale-if-error is not retried, a hit is never retried")
     func retriesAroundCache() async throws {
         let failing = Locked(false)

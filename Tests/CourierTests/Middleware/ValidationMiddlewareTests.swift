@@ -31,12 +31,19 @@ import Testing
     func perRequestAcceptableStatusesPass() async throws {
         let stub = StubTransport()
         stub.on(.get, "/missing", .status(404))
-        let client = F.client(stub, [ValidationMiddleware(statusCodes: 200..<300)])
+        stub.on(.get, "/page", .text("<html>not found</html>", status: 404))
+        let validation = ValidationMiddleware(statusCodes: 200..<300, contentTypes: ["application/json"])
+        let client = F.client(stub, [validation])
         let lenient = Request<Data>(path: "/missing", options: RequestOptions(acceptableStatusCodes: [200, 404]))
-        let response = try await client.response(for: lenient)
-        #expect(response.statusCode == 404)
-        // Without the allowance the middleware still refuses it.
-        await #expect { try await client.send(Request<Data>(path: "/missing")) } throws: { ($0 as? APIError)?.statusCode == 404 }
+        #expect(try await client.response(for: lenient).statusCode == 404)
+        // Accepted by the request, its error page is not held to the success content types.
+        let page = Request<Data>(path: "/page", options: RequestOptions(acceptableStatusCodes: [200, 404]))
+        #expect(try await client.response(for: page).statusCode == 404)
+        // A client that accepts 404 for every request still meets the middleware's own check.
+        var configuration = APIConfiguration(baseURL: F.baseURL)
+        configuration.acceptableStatusCodes = Set(200..<300).union([404])
+        let accepting = APIClient(configuration: configuration, transport: stub, middleware: [validation])
+        await #expect { try await accepting.send(Request<Data>(path: "/missing")) } throws: { ($0 as? APIError)?.statusCode == 404 }
     }
 
     @Test func reportsTheServersMessageForABadStatus() async throws {

@@ -19,7 +19,8 @@ import OpenAPIRuntime
 /// with the new token; a request sent with an older token than the current one is retried with
 /// the current token without a refresh. A failed refresh fails the request with
 /// ``AuthenticationError``. A request whose body cannot be sent twice is not retried: its `401`
-/// is returned. Nor is a `401` from another origin that a redirect led to: the redirect left
+/// is returned. Nor is a request with `retry: .never`: its `401` is returned, after the token
+/// is renewed for the requests that follow. Nor is a `401` from another origin that a redirect led to: the redirect left
 /// the token behind, so a new one would not change that origin's answer.
 ///
 /// Header values are checked: a token or key containing CR or LF is refused with
@@ -108,7 +109,7 @@ public struct AuthenticationMiddleware: Middleware {
             // Refused as a header's value is: a pasted key with a stray line break would go out
             // percent-encoded and fail at the server with no local error.
             do {
-                try HeaderValidation.validate(value: value, name: name)
+                try HeaderValidation.validate(value: value, name: "\(name) (a query item)")
                 resolved = .query(name: name, value: value)
             } catch {
                 resolved = .invalidHeader(error as? InvalidHeaderError ?? InvalidHeaderError(name: name, reason: "\(error)"))
@@ -120,6 +121,13 @@ public struct AuthenticationMiddleware: Middleware {
 
     /// The query item's name when the credential is sent in the query (``Credentials/apiKey(_:queryItem:)``):
     /// the client counts it among its ``APIConfiguration/sensitiveQueryNames``.
+    /// Whether the credentials come from a ``TokenProvider`` (a signed-in user's tokens), which
+    /// differ from user to user — unlike an app-wide API key or fixed credentials.
+    package var usesTokens: Bool {
+        if case .tokens = resolved { return true }
+        return false
+    }
+
     package var queryItemName: String? {
         if case .query(let name, _) = resolved { return name }
         return nil
@@ -174,8 +182,12 @@ public struct AuthenticationMiddleware: Middleware {
         let (response, responseBody) = try await next(try Self.authorize(request, with: lease.token), body, context)
         // After a redirect the first request was handled (a POST answered by a 303): the whole
         // chain is sent again only when its method allows sending it twice.
-        // `retry: .never` is sent once: the 401 is the caller's answer.
-        if case .never = context.options.retry { return (response, responseBody) }
+        if response.status.code == 401, case .never = context.options.retry {
+            // `retry: .never` is sent once: the 401 is the caller's answer. The token is still
+            // renewed (once for a burst, as always), so the requests that follow carry a valid one.
+            if !redirects.leftOrigin { _ = try? await refresher.refresh(after: lease, before: context.deadline) }
+            return (response, responseBody)
+        }
         guard response.status.code == 401, BodyReading.isReplayable(body), !redirects.leftOrigin,
               redirects.count == 0 || RetryPolicy.default.maySendAgain(
                   request.method, hasIdempotencyKey: request.headerFields[RetryPolicy.idempotencyKey] != nil,

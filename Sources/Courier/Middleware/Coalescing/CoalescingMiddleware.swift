@@ -49,6 +49,12 @@ public struct CoalescingMiddleware: Middleware {
     }
 
     private let scope: Scope
+    /// Whether it joins every eligible request (``Scope/everyEligibleRequest``), not only those
+    /// that ask.
+    package var joinsEveryEligibleRequest: Bool {
+        if case .everyEligibleRequest = scope { return true }
+        return false
+    }
     private let exchanges = InFlightExchanges()
 
     /// Creates the middleware; one instance per client (instances share nothing).

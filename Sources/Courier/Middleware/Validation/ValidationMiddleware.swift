@@ -45,10 +45,11 @@ public struct ValidationMiddleware: Middleware {
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let (response, responseBody) = try await next(request, body, context)
         let summary = RequestSummary(request, context: context)
-        // A status the request accepts itself (`RequestOptions(acceptableStatusCodes:)`, or
-        // `dataPublisher`'s "any status") passes, as the client's own check lets it.
-        if let statusCodes, !statusCodes.contains(response.status.code),
-           context.options.acceptableStatusCodes?.contains(response.status.code) != true {
+        if let statusCodes, !statusCodes.contains(response.status.code) {
+            // A status the request accepts itself (`RequestOptions(acceptableStatusCodes:)`, or
+            // `dataPublisher`'s "any status") passes, unchecked: its body (an error page) is
+            // the caller's to look at, not held to the success content types.
+            if context.options.acceptableStatusCodes?.contains(response.status.code) == true { return (response, responseBody) }
             let data = await BodyReading.consumingPrefix(of: responseBody, limit: BodyReading.errorPrefixLimit)
             throw APIClient.httpError(response, body: data, summary: summary)
         }
