@@ -25,9 +25,12 @@ enum StoredHeaderFields {
         return head
     }
 
-    /// The head as stored: without `Set-Cookie` (handled once, when the response arrived) and
+    /// The head as stored: without `Set-Cookie` (handled once, when the response arrived),
     /// without hop-by-hop fields — `Connection`, the fields it names, `Keep-Alive`,
-    /// `Transfer-Encoding` and the like (RFC 9111 §3.1) — which described that one connection.
+    /// `Transfer-Encoding` and the like (RFC 9111 §3.1) — which described that one connection,
+    /// and without credential fields (``Redaction/isSensitive(header:extra:)``: an access token
+    /// an API rotates through a response header, a key): a store, on disk above all, never
+    /// holds a secret, and a hit never hands back an old token.
     static func storable(_ head: HTTPResponse) -> HTTPResponse {
         var stored = head
         stored.headerFields = storable(head.headerFields)
@@ -42,7 +45,7 @@ enum StoredHeaderFields {
         }
         func isDropped(_ field: HTTPField) -> Bool {
             let name = field.name.canonicalName
-            return isAlwaysDropped(name) || (!named.isEmpty && named.contains(name))
+            return isAlwaysDropped(name) || (!named.isEmpty && named.contains(name)) || Redaction.isSensitive(header: field.name)
         }
         // Most heads have none of these fields: then they are stored as they are, without a copy.
         guard fields.contains(where: isDropped) else { return fields }

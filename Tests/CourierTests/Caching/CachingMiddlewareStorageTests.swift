@@ -38,6 +38,31 @@ struct CachingMiddlewareStorageTests: CachingTestBed {
         #expect(second.response.headerFields[.setCookie] == nil)
     }
 
+    @Test("credential fields of a response (a rotated access token) are never stored, in memory or on disk, nor replayed", arguments: [false, true])
+    func credentialFieldsNotStored(onDisk: Bool) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-cache-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store: any HTTPCacheStore = onDisk ? DiskCacheStore(directory: directory) : MemoryCacheStore()
+        let origin = CacheOrigin { _, _ in
+            (.ok, [(.cacheControl, "private, max-age=60"), (.eTag, "\"v1\""), (HTTPField.Name("Access-Token")!, "s3cret-token"),
+                   (HTTPField.Name("X-Api-Key")!, "s3cret-key"), (HTTPField.Name("X-Request-Id")!, "r1")], "x")
+        }
+        let client = client(origin, [cache(store)])
+        let first = try await client.response(for: get())
+        let second = try await client.response(for: get())
+        #expect(first.response.headerFields[HTTPField.Name("Access-Token")!] == "s3cret-token")
+        #expect(second.metrics.cacheOutcome == .hit)
+        #expect(second.response.headerFields[HTTPField.Name("Access-Token")!] == nil)
+        #expect(second.response.headerFields[HTTPField.Name("X-Api-Key")!] == nil)
+        #expect(second.response.headerFields[HTTPField.Name("X-Request-Id")!] == "r1")
+        if onDisk {
+            for file in try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil) {
+                let text = String(decoding: try Data(contentsOf: file), as: UTF8.self)
+                #expect(!text.contains("s3cret"), "\(file.lastPathComponent)")
+            }
+        }
+    }
+
     @Test("hop-by-hop fields (Connection and the fields it names, Transfer-Encoding, Keep-Alive) are not stored")
     func hopByHopNotStored() async throws {
         let origin = CacheOrigin { _, _ in

@@ -63,11 +63,12 @@ struct CachingPipelineTests {
         let provider = ClosureTokenProvider(token: { AccessToken("t1") }, refresh: { _ in AccessToken("t1") })
         let origin = Origin { _, call in (.ok, "private, max-age=60", "\(call)") }
         for middleware in [[CachingMiddleware(), AuthenticationMiddleware(.bearer(provider))] as [any Middleware],
-                           [CoalescingMiddleware(), RetryMiddleware(), AuthenticationMiddleware(.bearer(provider))]] {
+                           [CoalescingMiddleware(), RetryMiddleware(), AuthenticationMiddleware(.bearer(provider))],
+                           [CachingMiddleware(), BaseParametersMiddleware([URLQueryItem(name: "pub_ticket", value: "t")], placement: .headers, for: .credentials)]] {
             let client = MiddlewareFixtures.client(origin.transport, middleware)
             let error = await #expect(throws: APIError.self) { try await client.send(MiddlewareFixtures.text(.get, "/me")) }
             #expect(error?.underlyingError is MiddlewareOrderError)
-            #expect(error.map { "\($0)" }?.contains("AuthenticationMiddleware") == true)
+            #expect(error.map { "\($0)" }?.contains("put it after") == true)
         }
         #expect(origin.calls.current == 0)
     }

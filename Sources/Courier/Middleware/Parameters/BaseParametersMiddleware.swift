@@ -62,6 +62,9 @@ public struct BaseParametersMiddleware: Middleware {
     public let placement: Placement
     /// Which requests get them.
     public let scope: Scope
+    /// Whether it adds a signed-in user's fields as headers (``Scope/credentials`` with
+    /// ``Placement/headers``), which a cache or coalescer above it would not see.
+    package var addsCredentialHeaders: Bool { placement == .headers && scope == .credentials }
     private let parameters: @Sendable () async throws -> [URLQueryItem]
 
     /// Creates the middleware with parameters computed for each request.
