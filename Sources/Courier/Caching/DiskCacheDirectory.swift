@@ -52,6 +52,25 @@ struct DiskCacheDirectory: Sendable {
 
     private func filePath(_ name: String) -> String { path + "/" + name }
 
+    /// Whether the directory may be used: missing (it is created `0700`), or a directory —
+    /// not a symbolic link to one — owned by this process's user. One open to others is
+    /// tightened to `0700` first. In a shared place such as `/tmp`, another user could otherwise
+    /// create the directory first (or a link to theirs) and plant entries it would serve.
+    func isTrusted() -> Bool {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else {
+            return !FileManager.default.fileExists(atPath: path) && !Self.isSymbolicLink(path)
+        }
+        guard attributes[.type] as? FileAttributeType == .typeDirectory,
+              (attributes[.ownerAccountID] as? NSNumber)?.uint32Value == geteuid() else { return false }
+        let mode = (attributes[.posixPermissions] as? NSNumber)?.intValue ?? 0
+        return mode & 0o077 == 0 || chmod(path, 0o700) == 0
+    }
+
+    /// Whether there is a symbolic link at `path` (also one whose target is missing).
+    private static func isSymbolicLink(_ path: String) -> Bool {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil
+    }
+
     // MARK: Reading
 
     /// Reads the entry file `name`: its metadata always, its body when `body` is true. A file

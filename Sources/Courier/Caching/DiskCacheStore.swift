@@ -55,7 +55,9 @@ public final class DiskCacheStore: HTTPCacheStore {
     private static let queue = DispatchQueue(label: "Courier.DiskCacheStore", qos: .utility, attributes: .concurrent)
 
     /// Creates a store in `directory`, which is created (mode `0700`) at the first write if it
-    /// does not exist. Entries already in it are used.
+    /// does not exist. Entries already in it are used — if the directory is this user's: one
+    /// that is a symbolic link, or belongs to another user, is never read or written (the
+    /// store then keeps nothing), and one of this user's open to others is tightened to `0700`.
     ///
     /// - Parameters:
     ///   - directory: a file URL of a directory for this cache alone (other files in it are
@@ -73,6 +75,7 @@ public final class DiskCacheStore: HTTPCacheStore {
     /// file is then removed). A hit marks the entry as recently used.
     public func entry(for key: HTTPCacheKey) async -> CachedHTTPResponse? {
         await perform { [files, maxBytes] in
+            guard files.isTrusted() else { return nil }
             let name = DiskCacheDirectory.fileName(for: key)
             switch files.readEntry(name, body: true, maxFileSize: maxBytes, touch: true) {
             case .missing:
@@ -95,6 +98,7 @@ public final class DiskCacheStore: HTTPCacheStore {
     /// stored, and the old entry is removed.
     public func store(_ entry: CachedHTTPResponse) async {
         await perform { [files, maxBytes] in
+            guard files.isTrusted() else { return }
             let name = DiskCacheDirectory.fileName(for: entry.key)
             guard let head = DiskCacheEntryFile.prefixAndMetadata(for: entry), head.count + entry.bytes.count <= maxBytes,
                   let replaced = files.writeEntry(name, head: head, body: entry.bytes) else {
