@@ -66,19 +66,34 @@ public struct SigningMiddleware: Middleware {
         var context = context
         let bytes = try await BodyReading.replayableBytes(body, limit: Self.maxSignedBodySize)
         let before = Set(request.headerFields.map(\.name))
-        switch scheme.kind {
-        case .md5(let signature):
-            try signature.sign(&request, body: bytes)
-        case .hmac(let signature):
-            try signature.sign(&request, body: bytes)
-        case .custom(let signer):
-            try await signer(&request, bytes)
-        }
+        try await Self.sign(&request, body: bytes, with: scheme)
+        // A redirect on the same origin sends another request (another target; after a 303 another
+        // method and no body): the follower, below this middleware, has each hop signed again.
+        context.redirectWatches.append(RedirectWatch { [scheme] hop, sendsBody in
+            var hop = hop
+            // A hop without a body signs an empty one, as a first request without a body does.
+            try await Self.sign(&hop, body: sendsBody ? bytes : Data(), with: scheme)
+            return hop
+        })
         // Signature headers (`X-Signature`, `X-Timestamp`, `X-Key-Id`…) are secret: redacted in
         // logs and never carried to another origin, which could replay the request.
         for field in request.headerFields where !before.contains(field.name) { context.sensitiveHeaders.insert(field.name) }
         context.carriesCredentials = true
         return try await next(request, body, context)
+    }
+}
+
+extension SigningMiddleware {
+    /// Signs `request`, whose body is `body`, with `scheme`.
+    fileprivate static func sign(_ request: inout HTTPRequest, body: Data?, with scheme: Scheme) async throws {
+        switch scheme.kind {
+        case .md5(let signature):
+            try signature.sign(&request, body: body)
+        case .hmac(let signature):
+            try signature.sign(&request, body: body)
+        case .custom(let signer):
+            try await signer(&request, body)
+        }
     }
 }
 

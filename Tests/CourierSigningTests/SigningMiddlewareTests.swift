@@ -84,6 +84,28 @@ import Testing
         """)
     }
 
+    @Test("each same-origin redirect hop is signed again: its signature covers the request that hop sends, not the first one")
+    func redirectHopsAreSignedAgain() async throws {
+        // MD5 in the query: the Location has no pub_sign of its own.
+        let stub = StubTransport()
+        stub.on(.get, "/orders", StubResponse(status: 301, headers: [.location: "/v1/orders/all?a=1"]))
+        stub.on(.get, "/orders/all", .status(200))
+        try await client(stub, .md5Parameters(MD5ParameterSignature(secret: "S"))).send(request(.get, "/orders?a=1"))
+        let first = try #require(stub.requests.first?.queryItems.first { $0.name == "pub_sign" })
+        #expect(stub.requests.count == 2)
+        #expect(stub.requests.last?.queryItems.filter { $0.name == "pub_sign" } == [first])
+
+        // HMAC: a 303 turns the POST into a GET of another path, without the body.
+        let hmacStub = StubTransport()
+        hmacStub.on(.post, "/orders", StubResponse(status: 303, headers: [.location: "/v1/receipts/1"]))
+        hmacStub.on(.get, "/receipts/1", .status(200))
+        let scheme = HMACRequestSignature(secret: Data("s3cret".utf8), now: { Date(timeIntervalSince1970: 1_700_000_000) })
+        try await client(hmacStub, .hmacSHA256(scheme)).send(request(.post, "/orders", body: .data(Data("{}".utf8), contentType: "application/json")))
+        let hop = try #require(hmacStub.requests.last)
+        #expect(hop.request.method == .get)
+        #expect(hop.headers[HTTPField.Name("X-Signature")!] == scheme.signature(of: scheme.canonicalRequest(hop.request, body: hop.body)))
+    }
+
     @Test func hmacMatchesTheRFCStyleVector() {
         let scheme = HMACRequestSignature(secret: Data("key".utf8))
         #expect(scheme.signature(of: "The quick brown fox jumps over the lazy dog")

@@ -106,6 +106,9 @@ struct RedirectFollower: Sendable {
                 throw RedirectError(reason: "redirect loop", location: queryNames.redact(url: location))
             }
             for watch in context.redirectWatches { watch.followed(leavingOrigin: leavesOrigin) }
+            for watch in context.redirectWatches where !watch.leftOrigin {
+                if let prepare = watch.prepareHop { nextRequest = try await prepare(nextRequest, body != nil) }
+            }
             request = nextRequest
             do {
                 (response, responseBody) = try await sendHop(request, body: body, context: context)

@@ -1,19 +1,32 @@
+import HTTPTypes
+
 /// What the redirect follower tells a middleware that asked about the redirects under it: how
 /// many were followed, and whether one left the origin of the request the middleware sent.
 ///
 /// A middleware adds one to ``RequestContext/redirectWatches`` before calling `next`. The cache
 /// stores nothing under the first URL for a response reached through a redirect;
 /// ``AuthenticationMiddleware`` does not refresh its token for a `401` from another origin,
-/// which never saw the token (the follower removed it).
+/// which never saw the token (the follower removed it). A watch may also prepare each hop
+/// that stays on the origin (``prepareHop``): request signing signs every hop again, since
+/// a signature covers one method, target and body.
 package final class RedirectWatch: Sendable {
+    /// Called with each next hop's request while no redirect has left the origin, and whether
+    /// the hop sends the body again (`false` after a 303, or a 301/302 that turned a POST into
+    /// a GET); returns the request to send.
+    package typealias HopPreparation = @Sendable (_ request: HTTPRequest, _ sendsBody: Bool) async throws -> HTTPRequest
+
     private struct Record: Sendable {
         var count = 0
         var leftOrigin = false
     }
 
     private let record = Locked(Record())
+    /// See ``HopPreparation``.
+    package let prepareHop: HopPreparation?
 
-    package init() {}
+    package init(prepareHop: HopPreparation? = nil) {
+        self.prepareHop = prepareHop
+    }
 
     /// The redirects followed so far.
     package var count: Int { record.current.count }
