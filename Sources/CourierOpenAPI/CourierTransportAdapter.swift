@@ -93,7 +93,14 @@ public struct CourierMiddlewareAdapter: ClientMiddleware {
                 // What this middleware put in the context (the attempt number, the deadline)
                 // reaches the Courier middleware and transport further down the OpenAPI chain.
                 return try await PropagatedContext.$current.withValue(.init(context: context, operationID: operationID, baseURL: base)) {
-                    try await next(relative, body, base)
+                    do {
+                        return try await next(relative, body, base)
+                    } catch let error as ClientError {
+                        // OpenAPI wraps what the rest of its chain threw; the Courier middleware
+                        // (a retry deciding on a TransportError's kind) needs the error itself.
+                        // The generated client wraps it again on its way out.
+                        throw error.underlyingError
+                    }
                 }
             }
             return try await middleware.intercept(URLForms.absolute(request, baseURL: baseURL), body: body, context: context, next: handler)
@@ -153,7 +160,15 @@ public struct OpenAPITransportAdapter: Transport {
         var relative = request
         relative.scheme = nil
         relative.authority = nil
-        var (head, responseBody) = try await transport.send(relative, body: body, baseURL: origin, operationID: context.operationName)
+        var head: HTTPResponse
+        var responseBody: HTTPBody?
+        do {
+            (head, responseBody) = try await transport.send(relative, body: body, baseURL: origin, operationID: context.operationName)
+        } catch let error as URLError {
+            // As URLSessionTransport reports it (swift-openapi-urlsession throws URLError): a
+            // network failure the client retries and calls `.network`.
+            throw TransportError(error)
+        }
         if head.headerFields.contains(where: { $0.name == .setCookie && $0.value.contains(",") }) {
             var fields = HTTPFields()
             for field in head.headerFields {

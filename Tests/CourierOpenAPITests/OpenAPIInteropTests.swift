@@ -71,6 +71,36 @@ struct OpenAPIInteropTests {
         #expect(requests.map(\.attempt) == [1, 2])
     }
 
+    @Test("Courier's retry inside a generated client retries a connection failure of the transport below it (OpenAPI wraps it in ClientError)")
+    func retryInsideAGeneratedClientSeesTransportErrors() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/api/v1/pets/{id}", [.failure(TransportError(.connectionFailed, "refused", requestMayHaveBeenSent: false)),
+                                            .json(Pet(id: 7, name: "Rex"))])
+        let retry = RetryMiddleware(policy: RetryPolicy(maxAttempts: 3, initialDelay: .milliseconds(1), jitter: .none))
+        let petStore = PetStoreClient(serverURL: URL(string: "https://pets.example.com/api/v1")!,
+                                      transport: CourierTransportAdapter(stub), middlewares: [retry.asClientMiddleware()])
+        #expect(try await petStore.getPet(id: 7) == Pet(id: 7, name: "Rex"))
+        #expect(stub.requests.count == 2)
+    }
+
+    @Test("an OpenAPI transport's URLError reaches Courier as URLSessionTransport reports it: a network error, retried")
+    func openAPITransportURLErrorIsANetworkFailure() async throws {
+        let calls = LockedRequests()
+        let transport = MockClientTransport { _, _, _, _ in
+            calls.append("call")
+            if calls.all.count == 1 { throw URLError(.notConnectedToInternet) }
+            return (HTTPResponse(status: .ok, headerFields: [.contentType: "application/json"]), HTTPBody(#"{"id": 3, "name": "Kit"}"#))
+        }
+        let retry = RetryMiddleware(policy: RetryPolicy(maxAttempts: 3, initialDelay: .milliseconds(1), jitter: .none))
+        let client = APIClient(configuration: APIConfiguration(baseURL: URL(string: "http://127.0.0.1:8080/v2")!),
+                               transport: OpenAPITransportAdapter(transport), middleware: [retry])
+        #expect(try await client.send(Request<Pet>(path: "/pets/3")) == Pet(id: 3, name: "Kit"))
+        #expect(calls.all.count == 2)
+        let offline = APIClient(configuration: APIConfiguration(baseURL: URL(string: "http://127.0.0.1:8080/v2")!),
+                                transport: OpenAPITransportAdapter(MockClientTransport { _, _, _, _ in throw URLError(.notConnectedToInternet) }))
+        await #expect { try await offline.send(Request<Pet>(path: "/pets/3")) } throws: { ($0 as? APIError)?.kind == .network }
+    }
+
     @Test("a generated client called from inside another's Courier middleware (a token refresh) runs with its own context, not the outer exchange's")
     func nestedClientGetsItsOwnContext() async throws {
         struct Recording: Transport {
