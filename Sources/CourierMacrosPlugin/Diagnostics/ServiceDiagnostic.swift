@@ -26,6 +26,9 @@ struct ServiceDiagnostic: DiagnosticMessage, Error {
     static func twoHTTPMethods(_ name: String) -> Self {
         .init("twoHTTPMethods", "'\(name)' has more than one HTTP method attribute")
     }
+    static func twoOptions(_ name: String) -> Self {
+        .init("twoOptions", "'\(name)' has more than one @Options; put all the options in one (a second one would replace the first)")
+    }
     static func unknownHTTPMethod(_ method: String) -> Self {
         .init("unknownHTTPMethod", "unknown HTTP method '\(method)'; use GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS, TRACE, CONNECT or QUERY")
     }

@@ -31,6 +31,8 @@ struct EndpointAttributes {
     var formURLEncoded: AttributeSyntax?
     var fileUpload: AttributeSyntax?
     var options: LabeledExprListSyntax?
+    /// Every `@Options` after the first: refused (the first would be silently replaced).
+    var extraOptions: [AttributeSyntax] = []
 
     init(_ attributes: AttributeListSyntax) {
         for element in attributes {
@@ -62,7 +64,7 @@ struct EndpointAttributes {
             case "FileUpload":
                 fileUpload = attribute
             case "Options":
-                options = arguments
+                if options == nil { options = arguments } else { extraOptions.append(attribute) }
             default:
                 break
             }

@@ -32,6 +32,9 @@ struct EndpointExtractor {
         // sends (`@GET("/notes/{body}")`) is not the implicit body.
         finishBody(explicitBody, attributes: attributes, function: function, endpoint: &endpoint, binder: &binder, into: &sink)
         endpoint.options = attributes.options
+        for extra in attributes.extraOptions {
+            sink.report(.twoOptions(function.name.text), at: extra, fixIts: [FixIts.remove(extra, from: function)])
+        }
         parameters = binder.parameters
         for index in parameters.indices where parameters[index].binding == .unbound {
             if endpoint.bodyEncoding != .json {
