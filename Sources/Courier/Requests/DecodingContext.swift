@@ -16,11 +16,14 @@ public struct DecodingContext: Sendable {
     }
 
     /// Decodes JSON, treating an empty body as `{}`-less: `Empty` and optionals accept it, other
-    /// types fail with a clear "body is empty" error.
+    /// types fail with a clear "body is empty" error. `Data` and `String` (and `Data?` and
+    /// `String?`, `nil` for an empty body) are the bytes and the UTF-8 text, never JSON.
     public func decodeJSON<T: Decodable>(_ type: T.Type, from body: Data) throws -> T {
         if T.self == Empty.self { return Empty() as! T }
         if T.self == Data.self { return body as! T }
         if T.self == String.self { return try decodeString(from: body) as! T }
+        if T.self == Data?.self { return (body.isEmpty ? nil : body) as Data? as! T }
+        if T.self == String?.self { return (body.isEmpty ? nil : try decodeString(from: body)) as String? as! T }
         if body.isEmpty, let optional = T.self as? any ExpressibleByNilLiteral.Type, let none = optional.init(nilLiteral: ()) as? T {
             return none   // `User?` answered by an empty 204
         }

@@ -16,6 +16,21 @@ struct DecodingEdgeTests {
         #expect(try await client.send(Request<User?>(path: "/me")) == nil)
     }
 
+    @Test("String? and Data? responses are the text and the bytes, as String and Data are (nil for an empty body), not JSON")
+    func optionalTextAndBytes() async throws {
+        let (client, stub) = makeClient()
+        stub.on(.get, "/text", .text("hello"))
+        stub.on(.get, "/quoted", .json(#""hi""#))
+        stub.on(.get, "/bytes", .data(Data([0xFF, 0x00])))
+        stub.on(.get, "/none", .status(204))
+        #expect(try await client.send(Request<String?>(path: "/text")) == "hello")
+        #expect(try await client.send(Request<String?>(path: "/quoted")) == #""hi""#)
+        #expect(try await client.send(Request<String>(path: "/quoted")) == #""hi""#)
+        #expect(try await client.send(Request<Data?>(path: "/bytes")) == Data([0xFF, 0x00]))
+        #expect(try await client.send(Request<String?>(path: "/none")) == nil)
+        #expect(try await client.send(Request<Data?>(path: "/none")) == nil)
+    }
+
     @Test("an idle timeout of Int64.max seconds means no idle timeout, not a trap")
     func hugeIdleTimeout() async throws {
         let (client, stub) = makeClient()
