@@ -1,3 +1,5 @@
+import Foundation
+
 /// A failure below HTTP, reported by a ``Transport`` in terms every transport shares, so that
 /// the client, the retry policy and your code can tell a timeout from a refused connection
 /// without knowing which transport is in use.
@@ -49,8 +51,14 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
         self.requestMayHaveBeenSent = requestMayHaveBeenSent
     }
 
+    /// The kind, the message and the underlying error. A `URLError` is shown by its code and
+    /// message only: its own description prints its `userInfo`, whose failing URL holds the
+    /// request's query — secret values included — and this text reaches logs and traces.
     public var description: String {
-        if let underlying { return "\(kind): \(message) (\(underlying))" }
-        return "\(kind): \(message)"
+        guard let underlying else { return "\(kind): \(message)" }
+        if let urlError = underlying as? URLError {
+            return "\(kind): \(message) (URLError \(urlError.code.rawValue): \(urlError.localizedDescription))"
+        }
+        return "\(kind): \(message) (\(underlying))"
     }
 }

@@ -1,4 +1,5 @@
 import Courier
+import CourierTesting
 import Foundation
 import HTTPTypes
 import Testing
@@ -6,6 +7,21 @@ import Testing
 @Suite("APIError descriptions")
 struct APIErrorDescriptionTests {
     private static let request = RequestSummary(method: "GET", url: "https://api.example.com/users/7")
+
+    @Test("a URLError's failing URL (with a secret query value) never reaches a description, a log line or a trace")
+    func urlErrorURLNotDescribed() async throws {
+        let failing = "https://api.example.com/v2/a?api_key=SECRET-KEY"
+        let urlError = URLError(.cannotConnectToHost, userInfo: [NSURLErrorFailingURLStringErrorKey: failing,
+                                                                  NSURLErrorFailingURLErrorKey: URL(string: failing)!])
+        #expect("\(urlError)".contains("SECRET-KEY"))   // what the transport's error itself prints
+        let transportError = TransportError(.connectionFailed, "could not connect", underlying: urlError)
+        #expect(!"\(transportError)".contains("SECRET-KEY"))
+        #expect("\(transportError)".contains("-1004"))
+        let (client, stub) = makeClient()
+        stub.on(.get, "/a", .failure(transportError))
+        let error = await #expect(throws: APIError.self) { try await client.send(Request<Data>(path: "/a")) }
+        #expect(error.map { "\($0)" }?.contains("SECRET-KEY") == false)
+    }
 
     @Test("a server's message and body cannot forge log lines or send terminal escapes")
     func serverTextIsEscaped() {
