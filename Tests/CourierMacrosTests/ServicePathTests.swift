@@ -37,6 +37,17 @@ struct ServicePathTests {
         #expect(stub.requests.allSatisfy { $0.body.isEmpty })
     }
 
+    @Test("a parameter written with backticks is sent under its name, without them (form field, path, query)")
+    func backtickedNames() async throws {
+        let (library, stub, _) = makeLibrary()
+        stub.on(.post, "/settings", .status(204))
+        stub.on(.get, "/notes/*", .text("one"))
+        try await library.save(default: true)
+        #expect(try await library.scoped(default: "a", in: "b") == "one")
+        #expect(stub.requests.first?.bodyText == "default=true")
+        #expect(stub.requests.last?.target == "/v1/notes/a?in=b")
+    }
+
     @Test("a dot-segment value is refused before anything is sent")
     func dotSegmentIsRefused() async throws {
         let (library, stub, _) = makeLibrary()

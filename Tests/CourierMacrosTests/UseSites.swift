@@ -150,6 +150,13 @@ protocol Library {
 
     @GET("/notes") @Header("X-Body", "body")
     func notesWithHeader(body: String) async throws -> String
+
+    /// Parameters written with backticks are sent under their names.
+    @POST("/settings") @FormURLEncoded
+    func save(`default`: Bool) async throws
+
+    @GET("/notes/{default}") @QueryParams(["in"])
+    func scoped(`default`: String, `in`: String) async throws -> String
 }
 
 /// A mock-only protocol (no HTTP attributes needed).

@@ -206,9 +206,12 @@ struct ParameterBinder {
         self.parameters = parameters
     }
 
-    /// The parameter whose internal name (or, failing that, label) is `name`.
+    /// The parameter whose internal name (or, failing that, label) is `name` — written with
+    /// or without backticks (`"default"` names `` `default` ``).
     func lookup(_ name: String) -> Int? {
-        parameters.firstIndex { $0.name == name } ?? parameters.firstIndex { $0.label == name }
+        func plain(_ text: String) -> String { text.filter { $0 != "`" } }
+        let name = plain(name)
+        return parameters.firstIndex { plain($0.name) == name } ?? parameters.firstIndex { $0.label.map(plain) == name }
     }
 
     /// The one parameter whose name or label is `name` once case, `_` and `-` are ignored

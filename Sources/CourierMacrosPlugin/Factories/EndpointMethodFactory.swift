@@ -48,7 +48,9 @@ struct EndpointMethodFactory {
         return lines
     }
 
+    /// A string literal of `text`, a name sent on the wire: a parameter written with backticks
+    /// (`` `default` ``) is sent under its name (`default`), not with the backticks.
     private func literal(_ text: String) -> String {
-        StringLiteralExprSyntax(content: text).trimmedDescription
+        StringLiteralExprSyntax(content: text.filter { $0 != "`" }).trimmedDescription
     }
 }
