@@ -25,6 +25,11 @@ public import OpenAPIRuntime
 /// The body is read for signing only when it can be read again (`HTTPBody.iterationBehavior ==
 /// .multiple`, which every in-memory body is); a single-pass stream is never consumed — the
 /// HMAC scheme then signs `UNSIGNED-PAYLOAD`, the custom closure gets `nil`.
+///
+/// A redirect on the same origin is another request (another target; after a `303` a `GET`
+/// without the body): each such hop is signed again, with the hop's request and body. A
+/// custom closure is called again then, with a request that still carries what it added to
+/// the one before: set its fields (`request.headerFields[name] = …`), never append them.
 public struct SigningMiddleware: Middleware {
     /// Changes a request to carry its signature; `body` is the body's bytes when they could be read.
     public typealias Signer = @Sendable (_ request: inout HTTPRequest, _ body: Data?) async throws -> Void

@@ -88,12 +88,14 @@ import Testing
     func redirectHopsAreSignedAgain() async throws {
         // MD5 in the query: the Location has no pub_sign of its own.
         let stub = StubTransport()
-        stub.on(.get, "/orders", StubResponse(status: 301, headers: [.location: "/v1/orders/all?a=1"]))
+        // The Location's query differs, so hop 2's signature must too.
+        stub.on(.get, "/orders", StubResponse(status: 301, headers: [.location: "/v1/orders/all?a=2"]))
         stub.on(.get, "/orders/all", .status(200))
-        try await client(stub, .md5Parameters(MD5ParameterSignature(secret: "S"))).send(request(.get, "/orders?a=1"))
-        let first = try #require(stub.requests.first?.queryItems.first { $0.name == "pub_sign" })
+        let md5 = MD5ParameterSignature(secret: "S")
+        try await client(stub, .md5Parameters(md5)).send(request(.get, "/orders?a=1"))
         #expect(stub.requests.count == 2)
-        #expect(stub.requests.last?.queryItems.filter { $0.name == "pub_sign" } == [first])
+        #expect(stub.requests.first?.queryItems.filter { $0.name == "pub_sign" } == [URLQueryItem(name: "pub_sign", value: md5.signature(for: [("a", "1")]))])
+        #expect(stub.requests.last?.queryItems.filter { $0.name == "pub_sign" } == [URLQueryItem(name: "pub_sign", value: md5.signature(for: [("a", "2")]))])
 
         // HMAC: a 303 turns the POST into a GET of another path, without the body.
         let hmacStub = StubTransport()

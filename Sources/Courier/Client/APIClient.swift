@@ -320,6 +320,10 @@ public final class APIClient: Sendable {
             if error.kind == .localFile { return APIError.unknown(request: summary, underlying: error) }
             return APIError.network(request: summary, underlying: error)
         case let error as RedirectError: return APIError.network(request: summary, underlying: error)
+        case let error as URLError:
+            // From a body an adapted transport streams, a middleware of your own…: what
+            // URLSessionTransport reports as a TransportError.
+            return map(TransportError(error), summary: summary, timeout: timeout)
         case let error as AuthenticationError:
             if Task.isCancelled { return CancellationError() }
             if error.kind == .timedOut, let hung = error.underlying as? TokenRefreshTimeout {

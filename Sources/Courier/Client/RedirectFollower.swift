@@ -106,8 +106,14 @@ struct RedirectFollower: Sendable {
                 throw RedirectError(reason: "redirect loop", location: queryNames.redact(url: location))
             }
             for watch in context.redirectWatches { watch.followed(leavingOrigin: leavesOrigin) }
-            for watch in context.redirectWatches where !watch.leftOrigin {
-                if let prepare = watch.prepareHop { nextRequest = try await prepare(nextRequest, body != nil) }
+            do {
+                for watch in context.redirectWatches where !watch.leftOrigin {
+                    if let prepare = watch.prepareHop { nextRequest = try await prepare(nextRequest, body != nil) }
+                }
+            } catch var error as TransportError {
+                // As for the hop's own failure below: the first request was answered already.
+                error.requestMayHaveBeenSent = true
+                throw error
             }
             request = nextRequest
             do {

@@ -28,6 +28,7 @@ public struct AuthenticationError: Error, Sendable, CustomStringConvertible {
         self.underlying = underlying
     }
 
-    /// The kind and the provider's error, on one line.
-    public var description: String { "\(kind): \(underlying)" }
+    /// The kind and the provider's error, on one line (a `URLError` without its failing URL,
+    /// see ``TransportError``).
+    public var description: String { "\(kind): \(ErrorText.describe(underlying))" }
 }

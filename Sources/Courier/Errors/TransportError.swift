@@ -56,9 +56,6 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
     /// request's query — secret values included — and this text reaches logs and traces.
     public var description: String {
         guard let underlying else { return "\(kind): \(message)" }
-        if let urlError = underlying as? URLError {
-            return "\(kind): \(message) (URLError \(urlError.code.rawValue): \(urlError.localizedDescription))"
-        }
-        return "\(kind): \(message) (\(underlying))"
+        return "\(kind): \(message) (\(ErrorText.describe(underlying)))"
     }
 }

@@ -185,7 +185,9 @@ struct WireNameRegistry {
 
     /// The parameter other than `parameter` already sent as `name`, if any.
     func owner(of name: String, besides parameter: String) -> String? {
-        owners.first { kind.same($0.name, name) && $0.parameter != parameter }?.parameter
+        // Compared as sent: a name written with backticks is sent without them.
+        func plain(_ text: String) -> String { text.filter { $0 != "`" } }
+        return owners.first { kind.same(plain($0.name), plain(name)) && $0.parameter != parameter }?.parameter
     }
 
     mutating func record(_ name: String, for parameter: String) {

@@ -21,6 +21,15 @@ struct APIErrorDescriptionTests {
         stub.on(.get, "/a", .failure(transportError))
         let error = await #expect(throws: APIError.self) { try await client.send(Request<Data>(path: "/a")) }
         #expect(error.map { "\($0)" }?.contains("SECRET-KEY") == false)
+
+        // A URLError reaching the client on its own (from a body an adapted transport streams, a
+        // middleware of yours) is a network failure, described without its URL too.
+        let raw = APIClient(configuration: APIConfiguration(baseURL: URL(string: "https://api.example.com/v2")!),
+                            transport: MiddlewareTestTransport { _, _, _ in throw urlError })
+        let rawError = await #expect(throws: APIError.self) { try await raw.send(Request<Data>(path: "/a")) }
+        #expect(rawError?.kind == .network)
+        #expect(rawError.map { "\($0)" }?.contains("SECRET-KEY") == false)
+        #expect(!"\(AuthenticationError(.refreshFailed, underlying: urlError))".contains("SECRET-KEY"))
     }
 
     @Test("a server's message and body cannot forge log lines or send terminal escapes")
