@@ -88,6 +88,35 @@ struct ServiceAttributeDiagnosticsTests {
         }
     }
 
+    @Test("a name in @Headers or @Options that the generated method would read as a parameter or as the service's client is refused")
+    func shadowedNamesInCopiedExpressions() {
+        assertMacro {
+            """
+            @Service
+            protocol Feed {
+                @GET("/feed") @Headers(["Accept-Language": locale, "X-Client": client]) @QueryParams(["locale"])
+                func feed(locale: String?) async throws -> [Item]
+                @GET("/ok") @Headers(["X-Version": Config.version]) @Options(timeout: .seconds(5))
+                func ok() async throws -> [Item]
+            }
+            """
+        } diagnostics: {
+            """
+            @Service
+            protocol Feed {
+                @GET("/feed") @Headers(["Accept-Language": locale, "X-Client": client]) @QueryParams(["locale"])
+                                                                               ┬─────
+                                                           │                   ╰─ 🛑 'client' in @Headers would mean the generated service's own 'client' in the generated code, not what it means here; use a type's static member (Config.client) or another name
+                                                           ┬─────
+                                                           ╰─ 🛑 'locale' in @Headers would mean the method's parameter 'locale' in the generated code, not what it means here; use a type's static member (Config.locale) or another name
+                func feed(locale: String?) async throws -> [Item]
+                @GET("/ok") @Headers(["X-Version": Config.version]) @Options(timeout: .seconds(5))
+                func ok() async throws -> [Item]
+            }
+            """
+        }
+    }
+
     @Test("no HTTP method, two HTTP methods, a property requirement")
     func methodAttributes() {
         assertMacro {

@@ -82,6 +82,9 @@ struct ServiceDiagnostic: DiagnosticMessage, Error {
     static func notAsyncThrows(_ name: String) -> Self {
         .init("notAsyncThrows", "'\(name)' must be 'async throws': every call goes over the network and can fail")
     }
+    static func shadowedInAttribute(_ name: String, attribute: String) -> Self {
+        .init("shadowedInAttribute", "'\(name)' in @\(attribute) would mean \(name == "client" || name == "self" || name.hasPrefix("_") ? "the generated service's own '\(name)'" : "the method's parameter '\(name)'") in the generated code, not what it means here; use a type's static member (Config.\(name)) or another name")
+    }
     static func reservedName(_ name: String) -> Self {
         .init("reservedName", "'\(name)' is reserved for the generated method; rename the parameter")
     }

@@ -32,6 +32,7 @@ struct EndpointExtractor {
         // sends (`@GET("/notes/{body}")`) is not the implicit body.
         finishBody(explicitBody, attributes: attributes, function: function, endpoint: &endpoint, binder: &binder, into: &sink)
         endpoint.options = attributes.options
+        checkCopiedExpressions(attributes, parameters: binder.parameters, into: &sink)
         for extra in attributes.extraOptions {
             sink.report(.twoOptions(function.name.text), at: extra, fixIts: [FixIts.remove(extra, from: function)])
         }
@@ -47,6 +48,30 @@ struct EndpointExtractor {
         }
         endpoint.parameters = parameters
         return endpoint
+    }
+
+    // MARK: Expressions copied into the generated method
+
+    /// `@Headers` values, `@Header` names and `@Options` arguments are copied into the
+    /// generated method, where a parameter of the same name, or the service's own `client`,
+    /// would be what a name means — not the constant the attribute was checked against. Such a
+    /// name is refused rather than silently sent as something else.
+    private func checkCopiedExpressions(_ attributes: EndpointAttributes, parameters: [ParameterModel], into sink: inout DiagnosticSink) {
+        let shadowing = Set(parameters.map { $0.name.filter { $0 != "`" } } + ["client", "self", "__endpoint", "_queryItems", "_payloadDescription"])
+        func check(_ expression: some SyntaxProtocol, in attribute: String) {
+            for token in expression.tokens(viewMode: .sourceAccurate) {
+                guard let reference = token.parent?.as(DeclReferenceExprSyntax.self) else { continue }
+                // `.seconds(5)`, `Locale.current`: a member's name is not looked up in scope.
+                if let member = reference.parent?.as(MemberAccessExprSyntax.self), member.declName.id == reference.id { continue }
+                let name = reference.baseName.text.filter { $0 != "`" }
+                if shadowing.contains(name) {
+                    sink.report(.shadowedInAttribute(name, attribute: attribute), at: reference)
+                }
+            }
+        }
+        for expression in attributes.headers { check(expression, in: "Headers") }
+        for header in attributes.header where !header.name.is(StringLiteralExprSyntax.self) { check(header.name, in: "Header") }
+        if let options = attributes.options { check(options, in: "Options") }
     }
 
     // MARK: Signature
