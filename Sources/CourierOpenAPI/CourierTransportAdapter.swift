@@ -61,17 +61,24 @@ public struct CourierMiddlewareAdapter: ClientMiddleware {
     public let middleware: any Middleware
     /// The time allowed for each exchange, used for the context's deadline.
     public var timeout: Duration
-    /// The options the middleware sees (e.g. `retry: .always` to retry a POST).
-    public var options: RequestOptions
+    /// The options the middleware sees (e.g. `retry: .always` to retry a POST). Given here (or
+    /// set), they apply to this middleware also when an adapter above it started the exchange's
+    /// context; otherwise that context's options do.
+    public var options: RequestOptions {
+        didSet { hasOwnOptions = true }
+    }
     /// The logger the middleware gets.
     public var logger: Logger
+    /// Whether ``options`` were given, rather than left at their defaults.
+    private var hasOwnOptions: Bool
 
     /// Wraps a middleware.
-    public init(_ middleware: any Middleware, timeout: Duration = .seconds(60), options: RequestOptions = RequestOptions(),
+    public init(_ middleware: any Middleware, timeout: Duration = .seconds(60), options: RequestOptions? = nil,
                 logger: Logger = APIConfiguration.silentLogger) {
         self.middleware = middleware
         self.timeout = timeout
-        self.options = options
+        self.options = options ?? RequestOptions()
+        self.hasOwnOptions = options != nil
         self.logger = logger
     }
 
@@ -83,8 +90,19 @@ public struct CourierMiddlewareAdapter: ClientMiddleware {
         operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        var context = PropagatedContext.context(for: operationID, baseURL: baseURL)
-            ?? RequestContext(operationName: operationID, baseURL: baseURL, options: options, timeout: timeout, logger: logger)
+        var context: RequestContext
+        if let propagated = PropagatedContext.context(for: operationID, baseURL: baseURL) {
+            context = propagated
+            // This adapter's own options (`retry: .always` for a POST) win over the ones the
+            // adapter above started the context with; the operation keeps its name.
+            if hasOwnOptions {
+                var own = options
+                if own.operationName == nil { own.operationName = propagated.options.operationName }
+                context.options = own
+            }
+        } else {
+            context = RequestContext(operationName: operationID, baseURL: baseURL, options: options, timeout: timeout, logger: logger)
+        }
         // OpenAPI's `next` lives only for this call: no Courier middleware may use it later.
         context.allowsBackgroundRequests = false
         return try await withoutActuallyEscaping(next) { next in
@@ -190,7 +208,7 @@ extension Transport {
 
 extension Middleware {
     /// This middleware as an OpenAPI `ClientMiddleware`.
-    public func asClientMiddleware(options: RequestOptions = RequestOptions()) -> CourierMiddlewareAdapter {
+    public func asClientMiddleware(options: RequestOptions? = nil) -> CourierMiddlewareAdapter {
         CourierMiddlewareAdapter(self, options: options)
     }
 }

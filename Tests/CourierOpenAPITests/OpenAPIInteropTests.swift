@@ -22,6 +22,23 @@ struct PetStoreClient: Sendable {
         client = UniversalClient(serverURL: serverURL, transport: transport, middlewares: middlewares)
     }
 
+    func addPet(_ pet: Pet) async throws -> Pet {
+        try await client.send(
+            input: pet,
+            forOperation: "addPet",
+            serializer: { pet in
+                var request = HTTPRequest(method: .post, scheme: nil, authority: nil, path: "/pets")
+                request.headerFields[.contentType] = "application/json"
+                return (request, HTTPBody(try JSONEncoder().encode(pet)))
+            },
+            deserializer: { response, body in
+                guard response.status.code == 201 else { throw UnexpectedStatus(code: response.status.code) }
+                let data = try await Data(collecting: body ?? HTTPBody(), upTo: 1 << 20)
+                return try JSONDecoder().decode(Pet.self, from: data)
+            }
+        )
+    }
+
     func getPet(id: Int) async throws -> Pet {
         try await client.send(
             input: id,
@@ -81,6 +98,18 @@ struct OpenAPIInteropTests {
                                       transport: CourierTransportAdapter(stub), middlewares: [retry.asClientMiddleware()])
         #expect(try await petStore.getPet(id: 7) == Pet(id: 7, name: "Rex"))
         #expect(stub.requests.count == 2)
+    }
+
+    @Test("an adapter's own options (retry: .always for a POST) apply under another Courier adapter that started the context")
+    func ownOptionsUnderAnotherAdapter() async throws {
+        let stub = StubTransport()
+        stub.on(.post, "/api/v1/pets", [.status(503), .json(Pet(id: 8, name: "Tom"), status: 201)])
+        let retry = RetryMiddleware(policy: RetryPolicy(maxAttempts: 3, initialDelay: .milliseconds(1), jitter: .none))
+        let petStore = PetStoreClient(serverURL: URL(string: "https://pets.example.com/api/v1")!, transport: CourierTransportAdapter(stub),
+                                      middlewares: [LoggingMiddleware().asClientMiddleware(), retry.asClientMiddleware(options: RequestOptions(retry: .always))])
+        #expect(try await petStore.addPet(Pet(id: 8, name: "Tom")) == Pet(id: 8, name: "Tom"))
+        #expect(stub.requests.count == 2)
+        #expect(stub.requests.allSatisfy { $0.operationName == "addPet" })
     }
 
     @Test("an OpenAPI transport's URLError reaches Courier as URLSessionTransport reports it: a network error, retried")
