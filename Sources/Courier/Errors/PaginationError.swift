@@ -1,5 +1,6 @@
 /// Why Courier stopped paging: the server led back to a page already fetched (a cycle), or
-/// offered more pages than the cap set with ``PageSequence/limited(toPages:)``.
+/// offered more pages than the limit (``PageSequence/defaultPageLimit``, or the one set with
+/// ``PageSequence/limited(toPages:)``).
 ///
 /// It arrives as the underlying error of an ``APIError`` of kind ``APIError/Kind/network``.
 public struct PaginationError: Error, Sendable, CustomStringConvertible {

@@ -16,7 +16,8 @@ extension APIClient {
     /// A server that leads back to a page already fetched (a `Link` chain 1 → 2 → 1, a cursor
     /// that comes round again) ends the sequence with an ``APIError`` of kind ``APIError/Kind/network``
     /// whose underlying error is a ``PaginationError``, instead of looping forever: every
-    /// strategy is checked, by the method and URL of each page's request. Cap the number of pages
+    /// strategy is checked, by the method and URL of each page's request. A server that offers
+    /// more than ``PageSequence/defaultPageLimit`` pages ends it the same way; set another limit
     /// with ``PageSequence/limited(toPages:)``.
     public func pages<R: APIRequest>(
         _ first: R,

@@ -2,7 +2,10 @@
 /// only when the next element is asked for.
 ///
 /// It ends after the last page (as the pagination strategy tells), throws the first error as an
-/// ``APIError``, and stops when the task is cancelled. Use `prefix(_:)` to cap the number of pages.
+/// ``APIError``, and stops when the task is cancelled. It fetches at most
+/// ``defaultPageLimit`` pages unless ``limited(toPages:)`` says otherwise: a server that offers
+/// more ends it with a ``PaginationError``, so a hostile or broken server that links to new
+/// pages for ever cannot keep a loop (or ``collect(maxPages:)``'s array) going without end.
 ///
 /// ```swift
 /// for try await page in client.pages(Request<Page<User>>(path: "/users")) {
@@ -18,54 +21,79 @@ public struct PageSequence<Element: Sendable>: AsyncSequence, Sendable {
     }
 
     let first: Step
+    /// The limit set with ``limited(toPages:)``; `nil` for ``defaultPageLimit``.
+    let pageLimit: Int?
+
+    init(first: Step, pageLimit: Int? = nil) {
+        self.first = first
+        self.pageLimit = pageLimit
+    }
+
+    /// How many pages a sequence fetches at most when ``limited(toPages:)`` does not say:
+    /// 10,000 (a million items at 100 a page).
+    public static var defaultPageLimit: Int { 10_000 }
 
     /// Fetches one page per call to `next()`.
     public struct AsyncIterator: AsyncIteratorProtocol {
         var step: Step?
+        let limit: Int
+        /// Whether the limit is ``PageSequence/defaultPageLimit`` (for the error's words).
+        let limitIsDefault: Bool
+        var fetched = 0
 
         /// The next page, or `nil` after the last one.
         public mutating func next() async throws -> Element? {
             guard let current = step else { return nil }
             step = nil
             try Task.checkCancellation()
+            guard fetched < limit else { throw Self.limitReached(current, limit: limit, isDefault: limitIsDefault) }
             let (page, following) = try await current.fetch()
+            fetched += 1
             step = following
             return page
+        }
+
+        private static func limitReached(_ step: Step, limit: Int, isDefault: Bool) -> APIError {
+            let reason = isDefault
+                ? "the server offers more than \(limit) pages, the default limit (raise it with limited(toPages:))"
+                : "the server offers more than \(limit) pages, the cap set with limited(toPages:)"
+            let error = PaginationError(reason: reason, url: step.summary?.url)
+            guard let summary = step.summary else { return APIError.unknown(request: nil, underlying: error) }
+            return APIError.network(request: summary, underlying: error)
         }
     }
 
     /// Starts from the first page; each iterator sends its own requests.
-    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(step: first) }
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(step: first, limit: pageLimit ?? Self.defaultPageLimit, limitIsDefault: pageLimit == nil)
+    }
 
     /// The same pages, at most `maxPages` of them: when the server offers a page after the
     /// last one allowed, the sequence throws an ``APIError/Kind/network`` error with a
     /// ``PaginationError`` rather than ending as if the list were complete.
     ///
+    /// It replaces the limit the sequence had (the last call wins), so it also raises
+    /// ``defaultPageLimit``; `.max` takes the limit away.
+    ///
     /// ```swift
     /// for try await page in client.pages(Request<Feed>(path: "/feed"), followingLink: "next").limited(toPages: 500) { … }
     /// ```
     public func limited(toPages maxPages: Int) -> PageSequence {
-        let cap = Swift.max(0, maxPages)
-        return PageSequence(first: Self.capped(first, remaining: cap, cap: cap))
+        PageSequence(first: first, pageLimit: Swift.max(0, maxPages))
     }
 
-    private static func capped(_ step: Step, remaining: Int, cap: Int) -> Step {
-        Step(summary: step.summary) {
-            guard remaining > 0 else {
-                let error = PaginationError(reason: "the server offers more than \(cap) pages, the cap set with limited(toPages:)", url: step.summary?.url)
-                guard let summary = step.summary else { throw APIError.unknown(request: nil, underlying: error) }
-                throw APIError.network(request: summary, underlying: error)
-            }
-            let (page, following) = try await step.fetch()
-            return (page, following.map { capped($0, remaining: remaining - 1, cap: cap) })
-        }
-    }
-
-    /// Every page, in order, collected into an array (at most `maxPages`).
+    /// Every page, in order, collected into an array: at most `maxPages`, after which it stops
+    /// without an error.
+    ///
+    /// The sequence's page limit still applies: with the default `maxPages`, a server that
+    /// offers more than ``defaultPageLimit`` pages (or the limit set with
+    /// ``limited(toPages:)``) makes it throw a ``PaginationError``. A `maxPages` above the
+    /// default limit raises it, unless ``limited(toPages:)`` set one.
     public func collect(maxPages: Int = .max) async throws -> [Element] {
         guard maxPages > 0 else { return [] }
+        let sequence = pageLimit == nil && maxPages != .max && maxPages > Self.defaultPageLimit ? limited(toPages: maxPages) : self
         var pages: [Element] = []
-        for try await page in self {
+        for try await page in sequence {
             pages.append(page)
             if pages.count >= maxPages { break }
         }
