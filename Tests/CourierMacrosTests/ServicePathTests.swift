@@ -37,6 +37,29 @@ struct ServicePathTests {
         #expect(stub.requests.allSatisfy { $0.body.isEmpty })
     }
 
+    @Test("a keyword as a parameter's only name (search(for:)) is sent under it (path, query, form field); the mock records it")
+    func keywordNames() async throws {
+        let (library, stub, _) = makeLibrary()
+        stub.on(.get, "/notes/*", .text("one"))
+        stub.on(.post, "/settings", .status(204))
+        #expect(try await library.search(default: "a", for: "b", in: 3) == "one")
+        try await library.save(default: false, in: "x")
+        #expect(stub.requests.first?.target == "/v1/notes/a?for=b&in=3")
+        #expect(stub.requests.last?.bodyText == "default=false&in=x")
+
+        // The mock's members are named after the labels, without backticks.
+        let mock = LibraryServiceMock()
+        mock.saveDefaultInResult = .success(())
+        mock.saveDefaultResult = .success(())
+        try await mock.save(default: true, in: "y")
+        try await mock.save(default: true)
+        #expect(mock.saveDefaultInCalls.map(\.in) == ["y"])
+        #expect(mock.saveDefaultCallCount == 1)
+        mock.searchDefaultForInResult = .success("s")
+        #expect(try await mock.search(default: "a", for: "b", in: nil) == "s")
+        #expect(mock.searchDefaultForInCalls.first?.for == "b")
+    }
+
     @Test("a parameter written with backticks is sent under its name, without them (form field, path, query)")
     func backtickedNames() async throws {
         let (library, stub, _) = makeLibrary()

@@ -157,6 +157,14 @@ protocol Library {
 
     @GET("/notes/{default}") @QueryParams(["in"])
     func scoped(`default`: String, `in`: String) async throws -> String
+
+    /// A keyword as the one name of a parameter (a label, as `search(for:)` reads): inside the
+    /// generated method it is written with backticks.
+    @GET("/notes/{default}") @QueryParams(["for", "in"])
+    func search(default: String, for: String, in: Int?) async throws -> String
+
+    @POST("/settings") @FormURLEncoded
+    func save(default: Bool, in: String) async throws
 }
 
 /// A mock-only protocol (no HTTP attributes needed).

@@ -89,7 +89,10 @@ struct EndpointExtractor {
     private func readParameters(_ function: FunctionDeclSyntax, into sink: inout DiagnosticSink) -> [ParameterModel] {
         function.signature.parameterClause.parameters.map { parameter in
             let label = parameter.firstName.tokenKind == .wildcard ? nil : parameter.firstName.text
-            let name = (parameter.secondName ?? parameter.firstName).text
+            // A keyword as the only name (`search(for: String)`) is a label; inside a method
+            // it is named with backticks, as the generated code writes it.
+            let onlyNameIsKeyword = parameter.secondName == nil && Self.reservedWords.contains(parameter.firstName.text)
+            let name = onlyNameIsKeyword ? "`\(parameter.firstName.text)`" : (parameter.secondName ?? parameter.firstName).text
             if name == "_queryItems" || name == "_payloadDescription" || label == "_queryItems" || label == "_payloadDescription" {
                 sink.report(.reservedName(name), at: parameter)
             }
@@ -100,6 +103,18 @@ struct EndpointExtractor {
             return ParameterModel(label: label, name: name, type: parameter.type, binding: .unbound)
         }
     }
+
+    /// The words Swift reads as keywords wherever they stand, so a parameter named after one is
+    /// written with backticks inside the method (the parser keeps a label as an identifier).
+    /// swift-syntax has the list (`Keyword.isLexerClassified`) only behind an SPI.
+    static let reservedWords: Set<String> = [
+        "Any", "as", "associatedtype", "break", "case", "catch", "class", "continue", "default", "defer",
+        "deinit", "do", "else", "enum", "extension", "fallthrough", "false", "fileprivate", "for", "func",
+        "guard", "if", "import", "in", "init", "inout", "internal", "is", "let", "nil", "operator",
+        "precedencegroup", "private", "protocol", "public", "repeat", "rethrows", "return", "self", "Self",
+        "static", "struct", "subscript", "super", "switch", "throw", "throws", "true", "try", "typealias",
+        "var", "where", "while",
+    ]
 
     static func returnType(_ function: FunctionDeclSyntax) -> TypeSyntax? {
         guard let type = function.signature.returnClause?.type else { return nil }
@@ -280,3 +295,4 @@ extension ParameterModel.Binding {
         }
     }
 }
+

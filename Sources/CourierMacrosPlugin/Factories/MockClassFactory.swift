@@ -110,7 +110,8 @@ struct MockClassFactory {
         return model.endpoints.map { endpoint in
             let base = endpoint.name.trimmingCharacters(in: "`")
             guard counts[endpoint.name, default: 0] > 1 else { return base }
-            return base + endpoint.parameters.compactMap(\.label).map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+            let labels = endpoint.parameters.compactMap(\.label).map { $0.trimmingCharacters(in: "`") }
+            return base + labels.map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
         }
     }
 

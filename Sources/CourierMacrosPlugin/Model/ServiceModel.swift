@@ -46,7 +46,8 @@ struct EndpointModel {
 
     /// `post(id:author:)`.
     var selector: String {
-        name + "(" + parameters.map { ($0.label ?? "_") + ":" }.joined() + ")"
+        // As `#function` spells it: without backticks (`save(default:)`).
+        (name + "(" + parameters.map { ($0.label ?? "_") + ":" }.joined() + ")").filter { $0 != "`" }
     }
 
     /// Whether the generated method takes `_payloadDescription:`.
