@@ -82,7 +82,7 @@ public struct CachingMiddleware: Middleware {
     /// ``HTTPCacheStore/removeEntries(for:sensitiveQueryNames:)``, ``HTTPCacheStore/removeEntries(withURLPrefix:)``.
     public let store: any HTTPCacheStore
     /// The URLs successful unsafe requests changed, shared by copies of this middleware.
-    private let invalidations: CacheInvalidations
+    let invalidations: CacheInvalidations
     /// The namespace every key of this middleware carries.
     public let namespace: String
     /// The policy of requests whose options set none.
@@ -90,7 +90,7 @@ public struct CachingMiddleware: Middleware {
     /// The stale responses this middleware may serve.
     public let staleResponses: StaleResponses
     /// The cap of a heuristic lifetime, in seconds.
-    private let maxHeuristicSeconds: TimeInterval
+    let maxHeuristicSeconds: TimeInterval
     private let now: @Sendable () -> Date
     private let backgroundRevalidations = Locked(Set<HTTPCacheKey>())
 
@@ -334,35 +334,6 @@ public struct CachingMiddleware: Middleware {
         if await changed(since: mark, for: entry.key) { await store.removeEntry(for: entry.key) }
     }
 
-    /// The response's `Vary` when the response may and should be stored; `nil` otherwise.
-    private func storableVary(_ head: HTTPResponse, request: HTTPRequest, requestControl: CacheControl, context: RequestContext,
-                              requestDate: Date, responseDate: Date) -> CacheVary? {
-        let code = head.status.code
-        // No redirect: this middleware sits above the client's redirect following, so it sees one
-        // only when a request follows none, and a stored one would be served unfollowed to
-        // requests that do.
-        guard !requestControl.noStore, (200..<600).contains(code), code != 206, !(300..<400).contains(code) else { return nil }
-        let control = CacheControl(head.headerFields)
-        guard !control.noStore else { return nil }
-        let explicit = control.maxAge != nil || head.headerFields.has(.expires)
-        guard explicit || CacheFreshness.heuristicallyCacheableStatuses.contains(code) || control.isPublic || control.isPrivate else {
-            return nil
-        }
-        let vary = CacheVary(head.headerFields)
-        guard vary.isStorable else { return nil }
-        // Cookies a client's jar or a transport's own cookie store (URLSession's) add below this
-        // middleware are out of any Vary's sight: a guest's page must not be served after login.
-        // Only a request that carries its own `Cookie` here, and no jar, is told apart.
-        if vary.names.contains("cookie"), context.usesCookieJar || !request.headerFields.has(.cookie) { return nil }
-        // Worth keeping: fresh for a while, revalidatable, or usable stale.
-        let probe = CachedHTTPResponse(key: HTTPCacheKey(namespace: "", method: "", url: "", credentials: nil), response: head,
-                                       body: Data(), requestDate: requestDate, responseDate: responseDate)
-        let freshness = CacheFreshness(of: probe, cacheControl: control, now: responseDate, maxHeuristicLifetime: maxHeuristicSeconds)
-        let hasValidator = head.headerFields.has(.eTag) || head.headerFields.has(.lastModified)
-        guard freshness.isFresh || hasValidator || control.staleIfError != nil || control.staleWhileRevalidate != nil else { return nil }
-        return vary
-    }
-
     private func staleIfErrorAllows(_ validating: Validation, requestControl: CacheControl) -> Bool {
         guard staleResponses.contains(.ifError), !validating.control.mustRevalidate, !validating.control.noCache else { return false }
         guard let window = requestControl.staleIfError ?? validating.control.staleIfError else { return false }
@@ -396,61 +367,11 @@ public struct CachingMiddleware: Middleware {
         }
     }
 
-    // MARK: - Invalidation
-
-    /// RFC 9111 §4.4: after an unsafe request succeeds, drop what is stored for its URL, and for
-    /// `Location` and `Content-Location` on the same origin.
-    private func invalidate(after request: HTTPRequest, response: HTTPResponse, context: RequestContext) async {
-        var targets = [request]
-        for name in [HTTPField.Name.location, .contentLocation] {
-            guard let value = response.headerFields[name],
-                  let url = URL(string: value, relativeTo: URL(string: request.urlString))?.absoluteURL,
-                  url.scheme?.lowercased() == (request.scheme ?? "https").lowercased(),
-                  let components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { continue }
-            var authority = components.percentEncodedHost ?? ""
-            if let port = components.port { authority += ":\(port)" }
-            guard authority.lowercased() == (request.authority ?? "").lowercased() else { continue }
-            var other = request
-            other.path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
-            if let query = components.percentEncodedQuery { other.path! += "?" + query }
-            targets.append(other)
-        }
-        // Every stored GET of these URLs in the namespace, whatever credentials it was keyed
-        // with: the unsafe request may carry secrets the GETs did not (a CSRF token), and the
-        // resource changed for everyone. The URLs are marked first, so a GET answered before
-        // this change and arriving after it is not stored as fresh (requests to other URLs go
-        // on being stored: this is no purge).
-        let urls = Set(targets.map { HTTPCacheKey.url(of: $0, secretNames: context.queryNames) })
-        let namespace = self.namespace
-        for url in urls { invalidations.invalidate(url, namespace: namespace) }
-        await store.invalidateEntries { key in key.namespace == namespace && key.method == "GET" && urls.contains(key.url) }
-    }
-
     // MARK: - Helpers
 
     private static let safeMethods: [HTTPRequest.Method] = [.get, .head, .options, .trace]
 
-    /// RFC 9110 §8.8.3.2's weak comparison: the tags match once a `W/` prefix is set aside
-    /// (servers that compress a response often mark its tag weak on the `200` and not on the
-    /// `304`, or the other way round).
-    static func weaklyEqual(_ a: String?, _ b: String?) -> Bool {
-        guard let a, let b else { return false }
-        func opaque(_ tag: String) -> Substring {
-            let trimmed = tag.trimmingCharacters(in: .whitespaces)[...]
-            return trimmed.hasPrefix("W/") ? trimmed.dropFirst(2) : trimmed
-        }
-        return opaque(a) == opaque(b)
-    }
     private static let serverErrors: Set<Int> = [500, 502, 503, 504]
-
-    /// Whether the caller validates by itself (`If-None-Match` and friends) or asks for a range:
-    /// the cache stays out of the way.
-    private static func isCallersOwnValidation(_ request: HTTPRequest) -> Bool {
-        // One pass over the (few) request fields rather than six lookups by name.
-        request.headerFields.contains { field in callersOwnValidationFields.contains { $0 == field.name } }
-    }
-
-    private static let callersOwnValidationFields: [HTTPField.Name] = [.ifNoneMatch, .ifModifiedSince, .ifMatch, .ifUnmodifiedSince, .range, .ifRange]
 
     private func log(_ outcome: CacheOutcome, _ key: HTTPCacheKey, context: RequestContext) {
         context.logger.debug("HTTP cache", metadata: [
