@@ -36,21 +36,21 @@ package struct CacheVary: Sendable, Equatable {
     /// The request's value for each name (its fields of that name joined with ", "); a field
     /// the request does not carry is absent. A credential field — `Authorization`, `Cookie`, an
     /// API key, whatever ``Redaction/isSensitive(header:extra:)`` calls secret with `sensitive`
-    /// added — is kept as `sha256:<digest>` of its value: the stored selection still tells
+    /// added — is kept as the digest of its value (``CacheDigest``): the stored selection still tells
     /// credentials apart, and a disk store never writes one (`Vary: Authorization, Cookie` is
     /// common: GitHub's API sends it).
-    package func selectingValues(of request: HTTPRequest, sensitive: Set<HTTPField.Name>) -> [String: String] {
+    package func selectingValues(of request: HTTPRequest, sensitive: Set<HTTPField.Name>, digest: CacheDigest) -> [String: String] {
         var values: [String: String] = [:]
         for name in names {
             guard let fieldName = HTTPField.Name(name) else { continue }
             guard let found = request.headerFields.value(of: fieldName) else { continue }
-            values[name] = Redaction.isSensitive(header: fieldName, extra: sensitive) ? "sha256:" + SHA256.hex(found) : found
+            values[name] = Redaction.isSensitive(header: fieldName, extra: sensitive) ? digest.labelled(found) : found
         }
         return values
     }
 
     /// Whether `request` selects a response stored with `stored` selecting values.
-    package func matches(_ request: HTTPRequest, stored: [String: String], sensitive: Set<HTTPField.Name>) -> Bool {
-        !matchesNothing && names.count <= Self.maxFieldNames && selectingValues(of: request, sensitive: sensitive) == stored
+    package func matches(_ request: HTTPRequest, stored: [String: String], sensitive: Set<HTTPField.Name>, digest: CacheDigest) -> Bool {
+        !matchesNothing && names.count <= Self.maxFieldNames && selectingValues(of: request, sensitive: sensitive, digest: digest) == stored
     }
 }

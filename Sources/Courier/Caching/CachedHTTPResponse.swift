@@ -24,7 +24,9 @@ public struct CachedHTTPResponse: Sendable, Equatable {
     public var responseDate: Date
     /// The values the request had for each field the response's `Vary` names, by lowercased
     /// field name; a field the request did not carry is absent, and a credential field
-    /// (`Authorization`, `Cookie`, an API key) is kept as `sha256:<digest>` of its value.
+    /// (`Authorization`, `Cookie`, an API key) is kept as a digest of its value:
+    /// `hmac-sha256:<hex>` under the key of ``MemoryCacheStore`` or ``DiskCacheStore``,
+    /// `sha256:<hex>` for a store of your own.
     public var varyingRequestFields: [String: String]
 
     /// Creates a stored response.

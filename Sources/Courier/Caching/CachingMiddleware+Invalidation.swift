@@ -25,7 +25,8 @@ extension CachingMiddleware {
         // resource changed for everyone. The URLs are marked first, so a GET answered before
         // this change and arriving after it is not stored as fresh (requests to other URLs go
         // on being stored: this is no purge).
-        let urls = Set(targets.map { HTTPCacheKey.url(of: $0, secretNames: context.queryNames) })
+        let digest = CacheDigest(store: store)
+        let urls = Set(targets.map { HTTPCacheKey.url(of: $0, secretNames: context.queryNames, digest: digest) })
         let namespace = self.namespace
         for url in urls { invalidations.invalidate(url, namespace: namespace) }
         await store.invalidateEntries { key in key.namespace == namespace && key.method == "GET" && urls.contains(key.url) }

@@ -135,11 +135,12 @@ public struct CachingMiddleware: Middleware {
             return (StoredHeaderFields.untagged(head), responseBody)
         }
         let policy = context.options.cachePolicy ?? self.policy
-        let key = HTTPCacheKey(request, namespace: namespace, context: context)
+        let digest = CacheDigest(store: store)
+        let key = HTTPCacheKey(request, namespace: namespace, context: context, digest: digest)
         let requestControl = CacheControl(request.headerFields)
         var stored: CachedHTTPResponse?
         if policy != .reloadIgnoringCache, let found = await store.entry(for: key),
-           CacheVary(found.response.headerFields).matches(request, stored: found.varyingRequestFields, sensitive: context.sensitiveHeaders) {
+           CacheVary(found.response.headerFields).matches(request, stored: found.varyingRequestFields, sensitive: context.sensitiveHeaders, digest: digest) {
             stored = found
         }
         guard let stored else {
@@ -308,7 +309,7 @@ public struct CachingMiddleware: Middleware {
         let data = try await BodyReading.collect(responseBody, head: head, limit: context.maxResponseSize,
                                                  summary: RequestSummary(request, context: context))
         let entry = CachedHTTPResponse(key: key, response: StoredHeaderFields.storable(head), body: data, requestDate: requestDate,
-                                       responseDate: responseDate, varyingRequestFields: vary.selectingValues(of: request, sensitive: context.sensitiveHeaders))
+                                       responseDate: responseDate, varyingRequestFields: vary.selectingValues(of: request, sensitive: context.sensitiveHeaders, digest: CacheDigest(store: store)))
         await store(entry, unlessChangedSince: mark)
         log(.miss, key, context: context)
         return (tagged, HTTPBody(entry.bytes))

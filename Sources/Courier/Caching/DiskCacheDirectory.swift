@@ -36,6 +36,8 @@ struct DiskCacheDirectory: Sendable {
 
     static let entryExtension = ".cache"
     static let temporaryPrefix = ".tmp-"
+    /// The file that holds the key of the directory's digests (see ``digestKey()``).
+    static let digestKeyName = ".digest-key"
 
     let path: String
 
@@ -69,6 +71,43 @@ struct DiskCacheDirectory: Sendable {
     /// Whether there is a symbolic link at `path` (also one whose target is missing).
     private static func isSymbolicLink(_ path: String) -> Bool {
         (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil
+    }
+
+    // MARK: Digest key
+
+    /// The key of the directory's digests of secrets (``CacheDigest``): 32 bytes read from
+    /// ``digestKeyName``, or drawn at random and written there (mode `0600`) when there is none
+    /// or it is damaged. `nil` when the directory is not trusted or the key can be neither read
+    /// nor written. Stores sharing the directory agree: the file is linked into place whole, and
+    /// a store that loses the race reads the winner's.
+    func digestKey() -> [UInt8]? {
+        guard isTrusted() else { return nil }
+        let keyPath = filePath(Self.digestKeyName)
+        if let key = Self.readKey(at: keyPath) { return key }
+        guard createDirectory() else { return nil }
+        let key = CacheDigest.randomKey()
+        let temporary = filePath(Self.temporaryPrefix + UUID().uuidString)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else { return nil }
+        defer { unlink(temporary) }
+        let written = Self.writeAll(descriptor, key) && fsync(descriptor) == 0
+        close(descriptor)
+        guard written else { return nil }
+        if link(temporary, keyPath) == 0 { return key }
+        if let theirs = Self.readKey(at: keyPath) { return theirs }
+        // A damaged key file: replace it (entries keyed by it are misses from now on).
+        return rename(temporary, keyPath) == 0 ? key : nil
+    }
+
+    /// The 32 bytes of the key file at `path` (in the trusted directory): not a link or a FIFO
+    /// (as ``readEntry(_:body:maxFileSize:touch:)`` opens entries), exactly 32 bytes long.
+    private static func readKey(at path: String) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        guard lseek(descriptor, 0, SEEK_END) == 32, lseek(descriptor, 0, SEEK_SET) == 0,
+              let data = readExactly(descriptor, count: 32) else { return nil }
+        return Array(data)
     }
 
     // MARK: Reading

@@ -23,7 +23,8 @@ import Foundation
 ///   change is a rename or an unlink, and each store tolerates files vanishing under it.
 /// - **Owner-only.** The directory is created with mode `0700` and files with `0600` (an
 ///   existing directory keeps its mode). File names are SHA-256 digests of the keys, and keys
-///   hold only digests of credentials.
+///   hold credentials only as HMAC-SHA-256 digests under a random key kept in the directory
+///   (`.digest-key`, `0600`): a cache file gives no way to test guesses of a weak password.
 /// - **Bounded.** An entry whose file would exceed `maxBytes` is not stored (and the entry it
 ///   would have replaced is removed). When the store's running count of the bytes in the
 ///   directory passes `maxBytes`, it lists the directory and removes the least recently used
@@ -49,6 +50,8 @@ public final class DiskCacheStore: HTTPCacheStore {
     private let evicting = Locked(false)
     /// How many purges this store has had (counted when one starts).
     private let purges = Locked(0)
+    /// The key of the digests of secrets, once read from (or written to) the directory.
+    private let loadedDigestKey = Locked<[UInt8]?>(nil)
 
     /// Temporary files older than this are leftovers of a crashed writer.
     private static let temporaryFileLifetime: TimeInterval = 60
@@ -203,6 +206,20 @@ public final class DiskCacheStore: HTTPCacheStore {
     private func perform<Result: Sendable>(_ work: @escaping @Sendable () -> Result) async -> Result {
         await withCheckedContinuation { continuation in
             Self.queue.async { continuation.resume(returning: work()) }
+        }
+    }
+}
+
+extension DiskCacheStore: CacheDigestKeyedStore {
+    /// The directory's key (read once, created when missing); when the directory can keep none
+    /// (not this user's, read-only), a key of this store's own: its entries are then misses
+    /// for other stores, never keyed by a plain digest.
+    var digestKey: [UInt8] {
+        loadedDigestKey.withLock { loaded in
+            if let loaded { return loaded }
+            let key = files.digestKey() ?? CacheDigest.randomKey()
+            loaded = key
+            return key
         }
     }
 }

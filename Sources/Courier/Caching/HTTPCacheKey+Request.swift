@@ -3,21 +3,22 @@ import HTTPTypes
 
 extension HTTPCacheKey {
     /// The key of `request` in `namespace`: secret query values and credential headers enter it
-    /// only as SHA-256 digests.
-    package init(_ request: HTTPRequest, namespace: String, context: RequestContext) {
+    /// only as digests (``CacheDigest``: keyed by the store's key when it keeps one).
+    package init(_ request: HTTPRequest, namespace: String, context: RequestContext, digest: CacheDigest) {
         self.init(namespace: namespace, method: request.method.rawValue,
-                  url: Self.url(of: request, secretNames: context.queryNames),
-                  credentials: Self.credentialDigest(request.headerFields, extra: context.sensitiveHeaders))
+                  url: Self.url(of: request, secretNames: context.queryNames, digest: digest),
+                  credentials: Self.credentialDigest(request.headerFields, extra: context.sensitiveHeaders, digest: digest))
     }
 
-    /// The request's absolute URL, each secret query value replaced by `sha256:<digest>`: two
-    /// different tokens give two different keys, and the token itself is never kept.
-    static func url(of request: HTTPRequest, secretNames: Redaction.QueryNames) -> String {
-        url(request.urlString, secretNames: secretNames)
+    /// The request's absolute URL, each secret query value replaced by its digest
+    /// (`hmac-sha256:<hex>`): two different tokens give two different keys, and the token itself
+    /// is never kept.
+    static func url(of request: HTTPRequest, secretNames: Redaction.QueryNames, digest: CacheDigest) -> String {
+        url(request.urlString, secretNames: secretNames, digest: digest)
     }
 
-    /// An absolute URL as a key holds it: each secret query value as `sha256:<digest>`.
-    static func url(_ url: String, secretNames: Redaction.QueryNames) -> String {
+    /// An absolute URL as a key holds it: each secret query value as its digest.
+    static func url(_ url: String, secretNames: Redaction.QueryNames, digest: CacheDigest) -> String {
         // Searched in the UTF-8 view: `firstIndex(of: "?")` on the String walks Characters
         // (grapheme breaking), which cost ≈ 11,000 instructions per cache hit.
         guard let mark = url.firstIndex(ofByte: UInt8(ascii: "?")) else { return url }
@@ -27,7 +28,7 @@ extension HTTPCacheKey {
             let name = String(item[..<equals])
             guard secretNames.contains(name.removingPercentEncoding ?? name) else { return item }
             changed = true
-            return item[...equals] + "sha256:" + SHA256.hex(String(item[item.index(after: equals)...]))
+            return item[...equals] + digest.labelled(String(item[item.index(after: equals)...]))
         }
         guard changed else { return url }
         return String(url[...mark]) + items.joined(separator: "&")
@@ -36,12 +37,12 @@ extension HTTPCacheKey {
     /// A digest of every credential header of the request — `Authorization`, `Cookie`, API-key
     /// headers and whatever ``Redaction/isSensitive(header:extra:)`` calls secret — or `nil`
     /// when there is none.
-    static func credentialDigest(_ fields: HTTPFields, extra: Set<HTTPField.Name>) -> String? {
+    static func credentialDigest(_ fields: HTTPFields, extra: Set<HTTPField.Name>, digest: CacheDigest) -> String? {
         var lines: [String] = []
         for field in fields where Redaction.isSensitive(header: field.name, extra: extra) {
             lines.append(field.name.canonicalName + ":" + field.value)
         }
         guard !lines.isEmpty else { return nil }
-        return SHA256.hex(lines.sorted().joined(separator: "\n"))
+        return digest.hex(lines.sorted().joined(separator: "\n"))
     }
 }

@@ -6,9 +6,12 @@ import Foundation
 /// Two requests share a stored response only when all four are equal, so responses fetched
 /// with different credentials (another user's bearer token, another API key) or by clients
 /// with different namespaces never serve each other, even when the clients share one store.
-/// The fingerprint is a SHA-256 digest, never the credential itself, so a store that writes
-/// keys to disk never writes a secret. Secret query values (`access_token=…`) are replaced in
-/// ``url`` by their digest for the same reason.
+/// The fingerprint is a digest, never the credential itself, so a store that writes keys to
+/// disk never writes a secret. Secret query values (`access_token=…`) are replaced in ``url``
+/// by their digest for the same reason. With ``MemoryCacheStore`` and ``DiskCacheStore`` the
+/// digests are HMAC-SHA-256 under a random key of the store's (the disk store keeps it in its
+/// directory, mode `0600`), so a key read from a cache file gives no way to test guesses of a
+/// weak password or a short API key; a store of your own gets plain SHA-256 digests.
 public struct HTTPCacheKey: Sendable, Hashable, Codable {
     /// The namespace of the ``CachingMiddleware`` that stored the response (one per client,
     /// tenant or user; see ``CachingMiddleware/init(store:namespace:policy:staleResponses:maxHeuristicLifetime:)``).
@@ -17,7 +20,7 @@ public struct HTTPCacheKey: Sendable, Hashable, Codable {
     public var method: String
     /// The absolute URL, with secret query values replaced by their digest.
     public var url: String
-    /// A hex SHA-256 digest of the request's credential headers (`Authorization`, API keys,
+    /// A hex digest (see above) of the request's credential headers (`Authorization`, API keys,
     /// cookies set by the caller), or `nil` when it carried none.
     public var credentials: String?
 

@@ -60,7 +60,7 @@ extension HTTPCacheStore {
         }
         let names = sensitiveQueryNames.isEmpty ? Redaction.QueryNames.standard : Redaction.QueryNames.standard.adding(sensitiveQueryNames)
         let text = written
-        let keyed = HTTPCacheKey.url(text, secretNames: names)
+        let keyed = HTTPCacheKey.url(text, secretNames: names, digest: CacheDigest(store: self))
         await removeEntries { $0.url == keyed || $0.url == text }
     }
 

@@ -40,6 +40,8 @@ public final class MemoryCacheStore: HTTPCacheStore {
     }
 
     private let state = Locked(State())
+    /// The key of this store's digests of secrets (``CacheDigest``), drawn at random.
+    let digestKey = CacheDigest.randomKey()
 
     /// Creates an empty store.
     ///
@@ -150,3 +152,5 @@ public final class MemoryCacheStore: HTTPCacheStore {
         state.recencyStart = 0
     }
 }
+
+extension MemoryCacheStore: CacheDigestKeyedStore {}

@@ -49,7 +49,7 @@ struct CachingMiddlewareKeyTests: CachingTestBed {
         let keys = Locked<[HTTPCacheKey]>([])
         await store.removeEntries { key in keys.withLock { $0.append(key) }; return false }
         #expect(keys.current.count == 2)
-        #expect(keys.current.allSatisfy { !$0.url.contains("SECRET") && $0.url.contains("access_token=sha256:") && $0.url.hasSuffix("&page=1") })
+        #expect(keys.current.allSatisfy { !$0.url.contains("SECRET") && $0.url.contains("access_token=hmac-sha256:") && $0.url.hasSuffix("&page=1") })
     }
 
     // MARK: Vary
