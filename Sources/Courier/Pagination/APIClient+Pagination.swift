@@ -82,7 +82,7 @@ extension APIClient {
                 following = try next(request, response)
             } catch {
                 // The page arrived; the error is about what comes after it.
-                return (response.value, PageSequence.Step { throw error })
+                return (response.value, PageSequence.Step(failsOnly: true) { throw error })
             }
             guard let following else { return (response.value, nil) }
             return (response.value, self.step(following, visited: visited, depth: depth + 1, next: next))

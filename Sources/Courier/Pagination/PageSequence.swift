@@ -17,6 +17,9 @@ public struct PageSequence<Element: Sendable>: AsyncSequence, Sendable {
     struct Step: Sendable {
         /// The request this step sends, when known (for errors about it).
         var summary: RequestSummary? = nil
+        /// Whether the step only throws the error of the page before (a next-page request that
+        /// could not be made): it fetches nothing, so the page limit does not apply to it.
+        var failsOnly = false
         let fetch: @Sendable () async throws -> (Element, Step?)
     }
 
@@ -46,7 +49,7 @@ public struct PageSequence<Element: Sendable>: AsyncSequence, Sendable {
             guard let current = step else { return nil }
             step = nil
             try Task.checkCancellation()
-            guard fetched < limit else { throw Self.limitReached(current, limit: limit, isDefault: limitIsDefault) }
+            guard fetched < limit || current.failsOnly else { throw Self.limitReached(current, limit: limit, isDefault: limitIsDefault) }
             let (page, following) = try await current.fetch()
             fetched += 1
             step = following

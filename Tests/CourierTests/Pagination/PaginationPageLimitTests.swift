@@ -44,10 +44,30 @@ struct PaginationPageLimitTests {
 
     @Test("collect() stops at the default limit with the error, rather than growing its array without bound")
     func collectKeepsTheDefaultLimit() async throws {
+        let limit = PageSequence<[Int]>.defaultPageLimit
+        let (client, stub) = endlessChain(last: limit + 2)
+        await #expect {
+            _ = try await client.pages(Request<[Int]>(path: "/items"), followingLink: "next").collect()
+        } throws: { Self.limitReason($0)?.contains("more than \(limit) pages") == true }
+        #expect(stub.requests.count == limit)
+    }
+
+    @Test("collect() after limited(toPages:) throws at that limit")
+    func collectKeepsTheSetLimit() async throws {
         let (client, _) = endlessChain()
         await #expect {
-            _ = try await client.pages(Request<[Int]>(path: "/items"), followingLink: "next").limited(toPages: 7).collect()
+            _ = try await client.pages(Request<[Int]>(path: "/items"), followingLink: "next").limited(toPages: 7).collect(maxPages: 20)
         } throws: { Self.limitReason($0)?.contains("more than 7 pages") == true }
+    }
+
+    @Test("a next-page link that is refused right at the limit is reported as itself, not as the limit")
+    func errorAtTheLimitIsItsOwn() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/items") { _ in StubResponse.json("[1]").header(Self.link, "<https://elsewhere.example/items?page=2>; rel=\"next\"") }
+        let client = APIClient(configuration: APIConfiguration(baseURL: URL(string: "https://api.example.com")!), transport: stub)
+        await #expect {
+            for try await _ in client.pages(Request<[Int]>(path: "/items"), followingLink: "next").limited(toPages: 1) {}
+        } throws: { ($0 as? APIError)?.kind == .invalidURL }
     }
 
     @Test("limited(toPages:) replaces the limit, the last call wins (raising the default is possible)")
