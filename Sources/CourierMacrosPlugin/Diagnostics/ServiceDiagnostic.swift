@@ -88,6 +88,9 @@ struct ServiceDiagnostic: DiagnosticMessage, Error {
     static func reservedName(_ name: String) -> Self {
         .init("reservedName", "'\(name)' is reserved for the generated method; rename the parameter")
     }
+    static func unnamedParameter(position: Int) -> Self {
+        .init("unnamedParameter", "parameter \(position) has no name, so the generated method cannot send it; name it (`_ id: Int`)")
+    }
     static func genericMethod(_ name: String) -> Self {
         .init("genericMethod", "'\(name)' is generic; generated services need concrete parameter and return types")
     }

@@ -41,7 +41,7 @@ struct EndpointExtractor {
             if endpoint.bodyEncoding != .json {
                 parameters[index].binding = .field
                 endpoint.fieldParameters.append(parameters[index].name)
-            } else {
+            } else if parameters[index].name != "_" {   // refused above: no name to send it under
                 sink.report(.unboundParameter(parameters[index].name), at: binder.node(at: index),
                             fixIts: [FixIts.addToQueryParams(parameters[index].name, function: function, existing: attributes.firstQueryArray)])
             }
@@ -87,14 +87,18 @@ struct EndpointExtractor {
     }
 
     private func readParameters(_ function: FunctionDeclSyntax, into sink: inout DiagnosticSink) -> [ParameterModel] {
-        function.signature.parameterClause.parameters.map { parameter in
+        function.signature.parameterClause.parameters.enumerated().map { index, parameter in
             let label = parameter.firstName.tokenKind == .wildcard ? nil : parameter.firstName.text
-            // A keyword as the only name (`search(for: String)`) is a label; inside a method
-            // it is named with backticks, as the generated code writes it.
-            let onlyNameIsKeyword = parameter.secondName == nil && Self.reservedWords.contains(parameter.firstName.text)
-            let name = onlyNameIsKeyword ? "`\(parameter.firstName.text)`" : (parameter.secondName ?? parameter.firstName).text
-            if name == "_queryItems" || name == "_payloadDescription" || label == "_queryItems" || label == "_payloadDescription" {
+            // The plain name (`default` for `` `default` ``, `for` in `search(for: String)`), as
+            // diagnostics, fix-its and the wire spell it; generated code writes it with
+            // backticks where Swift needs them (``SwiftName/code(_:)``).
+            let name = (parameter.secondName ?? parameter.firstName).text.filter { $0 != "`" }
+            if name == "_queryItems" || name == "_payloadDescription" || label == "_queryItems" || label == "_payloadDescription"
+                || name == "self" || name == "Self" {
                 sink.report(.reservedName(name), at: parameter)
+            }
+            if name == "_" {
+                sink.report(.unnamedParameter(position: index + 1), at: parameter)
             }
             let isInout = parameter.type.as(AttributedTypeSyntax.self)?.specifiers.isEmpty == false
             if parameter.ellipsis != nil || isInout {
@@ -103,18 +107,6 @@ struct EndpointExtractor {
             return ParameterModel(label: label, name: name, type: parameter.type, binding: .unbound)
         }
     }
-
-    /// The words Swift reads as keywords wherever they stand, so a parameter named after one is
-    /// written with backticks inside the method (the parser keeps a label as an identifier).
-    /// swift-syntax has the list (`Keyword.isLexerClassified`) only behind an SPI.
-    static let reservedWords: Set<String> = [
-        "Any", "as", "associatedtype", "break", "case", "catch", "class", "continue", "default", "defer",
-        "deinit", "do", "else", "enum", "extension", "fallthrough", "false", "fileprivate", "for", "func",
-        "guard", "if", "import", "in", "init", "inout", "internal", "is", "let", "nil", "operator",
-        "precedencegroup", "private", "protocol", "public", "repeat", "rethrows", "return", "self", "Self",
-        "static", "struct", "subscript", "super", "switch", "throw", "throws", "true", "try", "typealias",
-        "var", "where", "while",
-    ]
 
     static func returnType(_ function: FunctionDeclSyntax) -> TypeSyntax? {
         guard let type = function.signature.returnClause?.type else { return nil }

@@ -13,21 +13,22 @@ struct EndpointMethodFactory {
             "var __endpoint = EndpointDescriptor(method: \(literal(endpoint.httpMethod ?? "GET")), path: \(path), operation: \(literal("\(serviceName).\(endpoint.selector)")))"
         ]
         for (template, parameter) in endpoint.pathBindings {
-            lines.append("__endpoint.path(\(literal(template)), \(parameter))")
+            lines.append("__endpoint.path(\(literal(template)), \(SwiftName.code(parameter)))")
         }
-        if let body = endpoint.bodyParameter {
+        if let name = endpoint.bodyParameter {
+            let body = SwiftName.code(name)
             switch endpoint.bodyEncoding {
             case .json: lines.append("__endpoint.jsonBody(\(body))")
             case .form: lines.append("__endpoint.formBody(\(body))")
-            case .multipart: lines.append("__endpoint.filePart(\(literal(body)), \(body), description: _payloadDescription)")
+            case .multipart: lines.append("__endpoint.filePart(\(literal(name)), \(body), description: _payloadDescription)")
             }
         }
         for field in endpoint.fieldParameters {
             let call = endpoint.bodyEncoding == .multipart ? "multipartField" : "formField"
-            lines.append("__endpoint.\(call)(\(literal(field)), \(field))")
+            lines.append("__endpoint.\(call)(\(literal(field)), \(SwiftName.code(field)))")
         }
         for (name, parameter) in endpoint.queryBindings {
-            lines.append("__endpoint.query(\(literal(name)), \(parameter))")
+            lines.append("__endpoint.query(\(literal(name)), \(SwiftName.code(parameter)))")
         }
         lines.append("__endpoint.queryItems(_queryItems)")
         for headers in endpoint.staticHeaders {
@@ -39,7 +40,7 @@ struct EndpointMethodFactory {
             }
         }
         for (name, parameter) in endpoint.headerBindings {
-            lines.append("__endpoint.header(\(name), \(parameter))")
+            lines.append("__endpoint.header(\(name), \(SwiftName.code(parameter)))")
         }
         if let options = endpoint.options {
             lines.append("__endpoint.options(RequestOptions(\(options.trimmedDescription)))")
