@@ -6,8 +6,10 @@ enum ErrorMessage {
     /// The first string among the JSON body's `message`, `error_description`, `detail`, `error`,
     /// `title` fields (or `error.message`), when the body is a JSON object.
     static func extract(from body: Data, head: HTTPResponse) -> String? {
-        guard !body.isEmpty, body.count <= BodyReading.errorPrefixLimit, body.first == UInt8(ascii: "{"),
-              let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return nil }
+        // After a UTF-8 byte-order mark, which some servers put before their JSON.
+        let json = body.starts(with: [0xEF, 0xBB, 0xBF]) ? body.dropFirst(3) : body[...]
+        guard !json.isEmpty, json.count <= BodyReading.errorPrefixLimit, json.first == UInt8(ascii: "{"),
+              let object = try? JSONSerialization.jsonObject(with: Data(json)) as? [String: Any] else { return nil }
         for key in ["message", "error_description", "detail", "error", "title", "msg"] {
             if let text = object[key] as? String, !text.isEmpty { return bounded(text) }
             if let nested = object[key] as? [String: Any], let text = nested["message"] as? String { return bounded(text) }

@@ -34,7 +34,7 @@ extension APIError: CustomStringConvertible, LocalizedError {
         case .none:
             break
         }
-        let cause = underlyingError.map { ": \(ErrorText.describe($0))" } ?? (message.map { ": \($0)" } ?? "")
+        let cause = underlyingError.map { ": \(Self.bounded(ErrorText.describe($0), to: 1_000))" } ?? (message.map { ": \($0)" } ?? "")
         switch kind {
         case .encodingFailed: return "Could not encode\(request.map { " \($0)" } ?? " the request")\(cause)"
         case .network: return "Network failure\(target)\(cause)"
@@ -55,27 +55,45 @@ extension APIError: CustomStringConvertible, LocalizedError {
         return body.count > bodyPrefixLength ? text + "…" : text
     }
 
-    /// A `DecodingError` as one line with its coding path (`users[2].email`).
+    /// A `DecodingError` as one line with its coding path (`users[2].email`). The server's
+    /// words in it — keys of the path, the value a message quotes (`Cannot initialize Status
+    /// from invalid String value …`) — are cut (``bounded(_:to:)``): a server can make them
+    /// megabytes long.
     static func describe(decodingError error: any Error) -> String {
-        guard let error = error as? DecodingError else { return "\(error)" }
+        guard let error = error as? DecodingError else { return bounded("\(error)", to: 1_000) }
         func path(_ keys: [any CodingKey]) -> String {
             var out = ""
             for key in keys {
-                if let index = key.intValue { out += "[\(index)]" } else { out += out.isEmpty ? key.stringValue : ".\(key.stringValue)" }
+                let name = bounded(key.stringValue, to: 100)
+                if let index = key.intValue { out += "[\(index)]" } else { out += out.isEmpty ? name : ".\(name)" }
+                if out.unicodeScalars.count > 500 { return bounded(out, to: 500) }
             }
             return out.isEmpty ? "<root>" : out
         }
         switch error {
         case .typeMismatch(let type, let ctx):
-            return "type mismatch at \(path(ctx.codingPath)): expected \(type) — \(ctx.debugDescription)"
+            return "type mismatch at \(path(ctx.codingPath)): expected \(type) — \(bounded(ctx.debugDescription, to: 300))"
         case .valueNotFound(let type, let ctx):
             return "missing value at \(path(ctx.codingPath)): expected \(type)"
         case .keyNotFound(let key, let ctx):
-            return "missing key '\(key.stringValue)' at \(path(ctx.codingPath))"
+            return "missing key '\(bounded(key.stringValue, to: 100))' at \(path(ctx.codingPath))"
         case .dataCorrupted(let ctx):
-            return "data corrupted at \(path(ctx.codingPath)): \(ctx.debugDescription)"
+            return "data corrupted at \(path(ctx.codingPath)): \(bounded(ctx.debugDescription, to: 300))"
         @unknown default:
-            return "\(error)"
+            return bounded("\(error)", to: 1_000)
         }
+    }
+
+    /// `text`'s first `limit` Unicode scalars, with an ellipsis when cut. Scalars, not
+    /// characters: one character can hold any number of combining marks.
+    static func bounded(_ text: String, to limit: Int) -> String {
+        var end = text.unicodeScalars.startIndex
+        var count = 0
+        while end != text.unicodeScalars.endIndex, count < limit {
+            text.unicodeScalars.formIndex(after: &end)
+            count += 1
+        }
+        guard end != text.unicodeScalars.endIndex else { return text }
+        return String(text.unicodeScalars[..<end]) + "…"
     }
 }

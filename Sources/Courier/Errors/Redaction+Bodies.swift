@@ -34,11 +34,20 @@ extension Redaction {
         private static let formField = try! NSRegularExpression(pattern: #"(?:^|&)([^=&\s]+)=([^&]*)"#)
 
         package static func redact(_ text: String, extra: Set<String> = []) -> String {
-            let trimmed = text.drop { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" }
-            let isJSON = trimmed.first == "{" || trimmed.first == "["
-            let expression = isJSON ? jsonMember : formField
-            if !isJSON && (text.contains(" ") || !text.contains("=")) { return text }
+            let trimmed = text.drop { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" || $0 == "\u{FEFF}" }
             let lowered = Set(extra.map { $0.lowercased() })
+            // JSON members wherever they are — also after a prefix (a byte-order mark, `)]}'`)
+            // or in text around them; then form fields, unless the text is JSON.
+            var redacted = text.contains("\"") ? redact(text, expression: jsonMember, isJSON: true, extra: lowered) : text
+            let isJSON = trimmed.first == "{" || trimmed.first == "["
+            if !isJSON, redacted.contains("=") {
+                redacted = redact(redacted, expression: formField, isJSON: false, extra: lowered)
+            }
+            return redacted
+        }
+
+        /// One pass: the value of each match of `expression` whose name is secret replaced.
+        private static func redact(_ text: String, expression: NSRegularExpression, isJSON: Bool, extra lowered: Set<String>) -> String {
             let source = text as NSString
             var output = ""
             var cursor = 0

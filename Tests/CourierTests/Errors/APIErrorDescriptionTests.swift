@@ -48,4 +48,25 @@ struct APIErrorDescriptionTests {
         let error = APIError.unexpectedContentType(request: Self.request, expected: ["application/json"], received: "text/html\u{1B}[8m")
         #expect(error.description.contains(#"text/html\u{1B}[8m"#))
     }
+
+    @Test("a decoding error that quotes a huge server value (an unknown enum case, a dictionary key) is cut, not a description of megabytes")
+    func decodingCauseIsBounded() async throws {
+        enum Status: String, Decodable { case active }
+        struct Account: Decodable { var status: Status }
+        struct Named: Decodable { var values: [String: Int] }
+        let huge = String(repeating: "A", count: 1 << 20)
+        let (client, stub) = makeClient()
+        stub.on(.get, "/account", .json(#"{"status": "\#(huge)"}"#))
+        stub.on(.get, "/named", .json(#"{"values": {"\#(huge)": "x"}}"#))
+        stub.on(.get, "/controls", .json(#"{"status": "\#(String(repeating: "\\u0001", count: 1 << 16))"}"#))
+        for (path, decode) in [("/account", { try await client.send(Request<Account>(path: "/account")) as Any }),
+                               ("/named", { try await client.send(Request<Named>(path: "/named")) as Any }),
+                               ("/controls", { try await client.send(Request<Account>(path: "/controls")) as Any })] {
+            let error = await #expect(throws: APIError.self, "\(path)") { _ = try await decode() }
+            #expect(error?.kind == .decodingFailed)
+            let text = error.map { "\($0)" } ?? ""
+            #expect(text.utf8.count < 8_000, "\(path): \(text.utf8.count) bytes")
+            #expect(text.contains("…"), "\(path)")
+        }
+    }
 }
