@@ -27,10 +27,12 @@ package enum BodyReading {
         return declaredLength(of: head)
     }
 
-    /// The decoded body's length as `Content-Length` declares it; `nil` without one, or when the
-    /// body is coded (the header then counts coded bytes).
+    /// The decoded body's length as `Content-Length` declares it; `nil` without one, when the
+    /// body is coded (the header then counts coded bytes), or when the value is not all digits
+    /// (RFC 9110 §8.6: `-5` and `+5`, which `Int64(_:)` reads, declare nothing).
     package static func declaredLength(of head: HTTPResponse) -> Int64? {
-        guard !head.headerFields.has(.contentEncoding), let header = head.headerFields.value(of: .contentLength) else { return nil }
+        guard !head.headerFields.has(.contentEncoding), let header = head.headerFields.value(of: .contentLength),
+              !header.isEmpty, header.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
         return Int64(header)
     }
 

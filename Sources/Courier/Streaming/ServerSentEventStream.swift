@@ -15,7 +15,8 @@ import OpenAPIRuntime
 /// (``RequestOptions/maxResponseSize``, else ``APIConfiguration/maxResponseSize``): a server that
 /// sends a longer one ends the stream with ``APIError/Kind/resourceTooLarge``, never
 /// with unbounded memory. The stream as a whole is not bounded — it may run for hours. Parsing
-/// is linear in the bytes received.
+/// is linear in the bytes received. An `id:` longer than 1,024 bytes is ignored, as one holding
+/// NUL is: it would be sent back as `Last-Event-ID` on every reconnection.
 public struct ServerSentEventStream: AsyncSequence, Sendable {
     public typealias Element = ServerSentEvent
 
@@ -31,6 +32,9 @@ public struct ServerSentEventStream: AsyncSequence, Sendable {
     let timeout: Duration
     /// The most bytes a line or an event may have.
     let maxEventSize: Int
+    /// The longest event id kept, in bytes: a longer one is ignored (as one holding NUL is), so
+    /// a server cannot make every reconnection send a `Last-Event-ID` of megabytes.
+    static let maxEventIDLength = 1_024
 
     /// Reads events, reconnecting as the policy allows.
     public struct AsyncIterator: AsyncIteratorProtocol {
@@ -71,7 +75,7 @@ public struct ServerSentEventStream: AsyncSequence, Sendable {
                         if !canReconnect { finished = true }
                         continue
                     }
-                    if let id = event.id, !id.contains("\0") { lastEventID = id }
+                    if let id = event.id, !id.contains("\0"), id.utf8.count <= ServerSentEventStream.maxEventIDLength { lastEventID = id }
                     if let retry = event.retry, retry >= 0 { reconnectionDelay = Swift.min(.milliseconds(retry), stream.policy.maxDelay) }
                     guard event.data != nil else { continue }
                     failuresInARow = 0

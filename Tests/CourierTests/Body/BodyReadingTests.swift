@@ -33,6 +33,17 @@ struct BodyReadingTests {
         #expect(BodyReading.expectedLength(of: nil, head: Self.head([.contentLength: "9"])) == 0)
     }
 
+    @Test("a Content-Length that is not all digits (-5, +5, 5 5, 0x10) declares no length: never a negative size or capacity")
+    func contentLengthDigitsOnly() async throws {
+        for value in ["-5", "+5", "5 5", "0x10", "", "99999999999999999999"] {
+            #expect(BodyReading.expectedLength(of: Self.streamed(["ab"]), head: Self.head([.contentLength: value])) == nil, "\(value)")
+        }
+        #expect(BodyReading.expectedLength(of: Self.streamed(["ab"]), head: Self.head([.contentLength: "0012"])) == 12)
+        // A middleware or transport of the user's that hands such a head on: collected as streamed.
+        #expect(try await BodyReading.collect(Self.streamed(["ab", "cd"]), head: Self.head([.contentLength: "-5"]), limit: 10, summary: Self.summary)
+            == Data("abcd".utf8))
+    }
+
     @Test("collect: the whole body under the limit; resourceTooLarge past it, declared or streamed")
     func collect() async throws {
         #expect(try await BodyReading.collect(Self.streamed(["ab", "cd"]), head: Self.head(), limit: 4, summary: Self.summary) == Data("abcd".utf8))

@@ -74,6 +74,20 @@ struct ServerSentEventTests {
         #expect(lastIDs == [nil, "b", "b"])
     }
 
+    @Test("an id longer than 1 KiB is ignored: it is never sent back as a Last-Event-ID header of that size")
+    func hugeIDIsIgnored() async throws {
+        let huge = String(repeating: "i", count: 40_000)
+        let (client, transport) = scriptedClient { _, call in
+            call == 1 ? (ok(), chunkedBody(["retry: 1\nid: ok\ndata: a\n\n", "id: \(huge)\ndata: b\n\n"])) : (ok(), chunkedBody(["data: c\n\n"]))
+        }
+        var iterator = try await client.events(for: Request<Void>(path: "/sse"), reconnection: .automatic()).makeAsyncIterator()
+        var data: [String] = []
+        while data.count < 3, let event = try await iterator.next() { data.append(event.data ?? "") }
+        #expect(data == ["a", "b", "c"])
+        #expect(iterator.lastEventID == "ok")
+        #expect(transport.requests.map { $0.headerFields[HTTPField.Name("Last-Event-ID")!] } == [nil, "ok"])
+    }
+
     @Test("a server's retry delay is capped: retry: 9223372036854775807 cannot park the stream for ever")
     func retryIsCapped() async throws {
         let (client, _) = scriptedClient { _, _ in (ok(), chunkedBody(["retry: 9223372036854775807\ndata: x\n\n", "retry: 86400000\ndata: y\n\n"])) }
