@@ -201,7 +201,7 @@ public struct AsyncHTTPClientTransport: Transport {
             throw TransportError(.other, "the response is encoded with '\(LogSafeText.escape(String(encoding.prefix(60))))', which this transport does not decode (it decodes \(clientDecompresses ? "gzip and deflate" : "none: the HTTPClient's decompression is off"))")
         }
         var bodyLength = HTTPBody.Length.unknown
-        if contentEncoding == nil, let value = contentLength, let count = Int64(value) {
+        if contentEncoding == nil, let value = contentLength, let count = BodyReading.contentLength(value) {
             bodyLength = .known(count)
         }
         let body = ResponseBodySequence(body: response.body, deadline: context.deadline, readTimeout: clientReadTimeout)

@@ -23,7 +23,7 @@ package enum BodyReading {
     /// not trusted then.
     package static func expectedLength(of body: HTTPBody?, head: HTTPResponse) -> Int64? {
         guard let body else { return 0 }
-        if case .known(let length) = body.length { return length }
+        if case .known(let length) = body.length, length >= 0 { return length }
         return declaredLength(of: head)
     }
 
@@ -31,9 +31,15 @@ package enum BodyReading {
     /// body is coded (the header then counts coded bytes), or when the value is not all digits
     /// (RFC 9110 §8.6: `-5` and `+5`, which `Int64(_:)` reads, declare nothing).
     package static func declaredLength(of head: HTTPResponse) -> Int64? {
-        guard !head.headerFields.has(.contentEncoding), let header = head.headerFields.value(of: .contentLength),
-              !header.isEmpty, header.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
-        return Int64(header)
+        guard !head.headerFields.has(.contentEncoding), let header = head.headerFields.value(of: .contentLength) else { return nil }
+        return contentLength(header)
+    }
+
+    /// A `Content-Length` value as a length: digits only (RFC 9110 §8.6), else `nil` — `-5` and
+    /// `+5`, which `Int64(_:)` reads, are no length.
+    package static func contentLength(_ value: String) -> Int64? {
+        guard !value.isEmpty, value.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
+        return Int64(value)
     }
 
     /// The whole body in memory. Throws ``APIError/Kind/resourceTooLarge`` as soon as

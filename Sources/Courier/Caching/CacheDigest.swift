@@ -1,46 +1,41 @@
 /// How the cache keeps a secret it must tell apart but never hold — a credential header, a
-/// secret query value, a credential field a response varies on: as a digest under a key of the
-/// store's own (HMAC-SHA-256), so that whoever reads a cache file or a key cannot test guesses
-/// of a weak password or a short API key against it.
+/// secret query value, a credential field a response varies on: as a digest, under the store's
+/// ``HTTPCacheStore/digestKey`` (HMAC-SHA-256) when it has one, so that a key or an entry file
+/// on its own gives no way to test guesses of a weak password or a short API key; as plain
+/// SHA-256 for a store without a key.
 ///
-/// ``MemoryCacheStore`` draws its key at random; ``DiskCacheStore`` keeps one in its directory
-/// (`.digest-key`, mode `0600`), so entries survive a relaunch. A store of your own gets plain
-/// SHA-256 digests.
+/// The key is asked for only when a secret is digested: a request without one costs no
+/// lookup (``DiskCacheStore`` reads its key file the first time).
 package struct CacheDigest: Sendable {
-    /// The store's key; `nil` for plain SHA-256.
-    private let key: [UInt8]?
+    /// The store whose key digests are made under; `nil` for plain SHA-256.
+    private let store: (any HTTPCacheStore)?
 
-    /// Plain SHA-256, for a store that keeps no key.
-    package static let unkeyed = CacheDigest(key: nil)
+    /// Plain SHA-256, whatever the store.
+    package static let unkeyed = CacheDigest(source: nil)
 
-    private init(key: [UInt8]?) { self.key = key }
+    private init(source: (any HTTPCacheStore)?) { self.store = source }
 
-    /// The digest `store` asks for: under its key when it keeps one.
+    /// Digests under `store`'s key, when it has one.
     package init(store: any HTTPCacheStore) {
-        self.init(key: (store as? any CacheDigestKeyedStore)?.digestKey)
+        self.init(source: store)
+    }
+
+    /// The digest of `text`, labelled with what made it: `hmac-sha256:<hex>` or `sha256:<hex>`.
+    package func labelled(_ text: String) -> String {
+        let (label, digest) = make(text)
+        return label + ":" + digest
     }
 
     /// The digest of `text` as 64 hexadecimal digits.
-    package func hex(_ text: String) -> String {
-        guard let key else { return SHA256.hex(text) }
-        return SHA256.hex(HMACSHA256.code(key: key, message: text.utf8))
+    package func hex(_ text: String) -> String { make(text).digest }
+
+    private func make(_ text: String) -> (label: String, digest: String) {
+        guard let key = store?.digestKey, !key.isEmpty else { return ("sha256", SHA256.hex(text)) }
+        return ("hmac-sha256", SHA256.hex(HMACSHA256.code(key: key, message: text.utf8)))
     }
 
-    /// The digest of `text` with what made it in front: `hmac-sha256:<hex>` or `sha256:<hex>`.
-    package func labelled(_ text: String) -> String {
-        (key == nil ? "sha256:" : "hmac-sha256:") + hex(text)
-    }
-}
-
-/// A store that keys the digests of its entries' secrets (see ``CacheDigest``).
-protocol CacheDigestKeyedStore {
-    /// 32 secret bytes, the same for every entry of the store.
-    var digestKey: [UInt8] { get }
-}
-
-extension CacheDigest {
     /// 32 bytes from the system's cryptographically secure generator.
-    static func randomKey() -> [UInt8] {
+    package static func randomKey() -> [UInt8] {
         var generator = SystemRandomNumberGenerator()
         return (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
     }

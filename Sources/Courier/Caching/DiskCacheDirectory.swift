@@ -75,17 +75,51 @@ struct DiskCacheDirectory: Sendable {
 
     // MARK: Digest key
 
-    /// The key of the directory's digests of secrets (``CacheDigest``): 32 bytes read from
-    /// ``digestKeyName``, or drawn at random and written there (mode `0600`) when there is none
-    /// or it is damaged. `nil` when the directory is not trusted or the key can be neither read
-    /// nor written. Stores sharing the directory agree: the file is linked into place whole, and
-    /// a store that loses the race reads the winner's.
+    /// What ``digestKeyName`` holds.
+    private enum KeyFile {
+        case key([UInt8])
+        /// No file (or no directory).
+        case missing
+        /// Not a 32-byte regular file: a link, another size.
+        case damaged
+        /// It could not be read (too many open files, an I/O error): left alone.
+        case unreadable
+    }
+
+    /// The key of the directory's digests of secrets (``DiskCacheStore/digestKey``): read from
+    /// ``digestKeyName``, or drawn at random and linked into place whole (mode `0600`) when
+    /// there is none or it is damaged. Stores sharing the directory agree: when two create it
+    /// at once, one link wins and the other store reads the winner's key. `nil` when the
+    /// directory is not trusted or the key can be neither read nor written.
     func digestKey() -> [UInt8]? {
         guard isTrusted() else { return nil }
-        let keyPath = filePath(Self.digestKeyName)
-        if let key = Self.readKey(at: keyPath) { return key }
-        guard createDirectory() else { return nil }
-        let key = CacheDigest.randomKey()
+        for _ in 0..<3 {
+            switch readKeyFile() {
+            case .key(let key): return key
+            case .unreadable: return nil
+            case .damaged: unlink(filePath(Self.digestKeyName))
+            case .missing: break
+            }
+            guard createDirectory() else { return nil }
+            let key = CacheDigest.randomKey()
+            switch linkKeyFile(key) {
+            case true?: return key
+            case false?: continue   // another store linked one first: read it
+            case nil: return nil
+            }
+        }
+        return nil
+    }
+
+    /// Writes `key` back when the key file is missing (the directory was emptied under the store).
+    func restoreDigestKey(_ key: [UInt8]) {
+        guard case .missing = readKeyFile() else { return }
+        _ = linkKeyFile(key)
+    }
+
+    /// Links a new key file holding `key` into place: `true` when linked, `false` when a file
+    /// is there already, `nil` when it could not be written.
+    private func linkKeyFile(_ key: [UInt8]) -> Bool? {
         let temporary = filePath(Self.temporaryPrefix + UUID().uuidString)
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { return nil }
@@ -93,21 +127,26 @@ struct DiskCacheDirectory: Sendable {
         let written = Self.writeAll(descriptor, key) && fsync(descriptor) == 0
         close(descriptor)
         guard written else { return nil }
-        if link(temporary, keyPath) == 0 { return key }
-        if let theirs = Self.readKey(at: keyPath) { return theirs }
-        // A damaged key file: replace it (entries keyed by it are misses from now on).
-        return rename(temporary, keyPath) == 0 ? key : nil
+        if link(temporary, filePath(Self.digestKeyName)) == 0 { return true }
+        return errno == EEXIST ? false : nil
     }
 
-    /// The 32 bytes of the key file at `path` (in the trusted directory): not a link or a FIFO
-    /// (as ``readEntry(_:body:maxFileSize:touch:)`` opens entries), exactly 32 bytes long.
-    private static func readKey(at path: String) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
+    /// The key file, opened as entries are (no link followed, no FIFO waited on).
+    private func readKeyFile() -> KeyFile {
+        let descriptor = open(filePath(Self.digestKeyName), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            switch errno {
+            case ENOENT, ENOTDIR: return .missing
+            case ELOOP: return .damaged
+            default: return .unreadable
+            }
+        }
         defer { close(descriptor) }
-        guard lseek(descriptor, 0, SEEK_END) == 32, lseek(descriptor, 0, SEEK_SET) == 0,
-              let data = readExactly(descriptor, count: 32) else { return nil }
-        return Array(data)
+        let size = lseek(descriptor, 0, SEEK_END)
+        guard size >= 0, lseek(descriptor, 0, SEEK_SET) == 0 else { return .damaged }   // a FIFO, a socket
+        guard size == 32 else { return .damaged }
+        guard let data = Self.readExactly(descriptor, count: 32) else { return .unreadable }
+        return .key(Array(data))
     }
 
     // MARK: Reading

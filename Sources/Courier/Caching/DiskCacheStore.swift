@@ -24,7 +24,9 @@ import Foundation
 /// - **Owner-only.** The directory is created with mode `0700` and files with `0600` (an
 ///   existing directory keeps its mode). File names are SHA-256 digests of the keys, and keys
 ///   hold credentials only as HMAC-SHA-256 digests under a random key kept in the directory
-///   (`.digest-key`, `0600`): a cache file gives no way to test guesses of a weak password.
+///   (``digestKey``): an entry file on its own (a key in a log, a file copied out) gives no
+///   way to test guesses of a weak password. Whoever can read the whole directory has the key
+///   too — the directory's owner-only mode is what protects it.
 /// - **Bounded.** An entry whose file would exceed `maxBytes` is not stored (and the entry it
 ///   would have replaced is removed). When the store's running count of the bytes in the
 ///   directory passes `maxBytes`, it lists the directory and removes the least recently used
@@ -34,7 +36,8 @@ import Foundation
 ///   `maxBytes` until one of them lists it. Give stores sharing a directory the same limit:
 ///   a store removes files larger than its own `maxBytes` when it meets them.
 ///
-/// File I/O runs on a dispatch queue, not on Swift concurrency's cooperative threads.
+/// File I/O runs on a dispatch queue, not on Swift concurrency's cooperative threads — except
+/// the one read of the digest key (see ``digestKey``).
 public final class DiskCacheStore: HTTPCacheStore {
     /// The directory the entries are in.
     public let directory: URL
@@ -108,6 +111,9 @@ public final class DiskCacheStore: HTTPCacheStore {
                 self.remove(name)
                 return
             }
+            // A directory emptied under the store (a purge of the caches folder) gets the key
+            // back, so what is written now is found after a relaunch.
+            if let key = self.loadedDigestKey.withLock({ $0 }) { files.restoreDigestKey(key) }
             let added = head.count + entry.bytes.count - replaced
             let overLimit = self.estimatedBytes.withLock { estimate -> Bool in
                 guard let bytes = estimate else { return true }
@@ -202,24 +208,29 @@ public final class DiskCacheStore: HTTPCacheStore {
         estimatedBytes.withLock { $0 = total }
     }
 
+    /// The key of the digests of secrets in keys (``HTTPCacheStore/digestKey``): 32 random bytes
+    /// kept in the directory as `.digest-key` (mode `0600`), read — or, when missing or damaged,
+    /// written — the first time a secret is digested, then kept in memory. Stores sharing the
+    /// directory, in this process or others, agree on it. When the directory can keep none (not
+    /// this user's, read-only, a failing disk), each call gives a new random key: entries are
+    /// then misses, never keyed by a plain digest. The key survives ``removeAll()`` (other
+    /// stores sharing the directory go on using it) and is written again if the directory is
+    /// emptied under the store.
+    ///
+    /// The one read (or write) of the key file happens on the calling thread, under a lock.
+    public var digestKey: [UInt8]? {
+        loadedDigestKey.withLock { loaded in
+            if let loaded { return loaded }
+            guard let key = files.digestKey() else { return CacheDigest.randomKey() }
+            loaded = key
+            return key
+        }
+    }
+
     /// Runs blocking file work off the cooperative thread pool.
     private func perform<Result: Sendable>(_ work: @escaping @Sendable () -> Result) async -> Result {
         await withCheckedContinuation { continuation in
             Self.queue.async { continuation.resume(returning: work()) }
-        }
-    }
-}
-
-extension DiskCacheStore: CacheDigestKeyedStore {
-    /// The directory's key (read once, created when missing); when the directory can keep none
-    /// (not this user's, read-only), a key of this store's own: its entries are then misses
-    /// for other stores, never keyed by a plain digest.
-    var digestKey: [UInt8] {
-        loadedDigestKey.withLock { loaded in
-            if let loaded { return loaded }
-            let key = files.digestKey() ?? CacheDigest.randomKey()
-            loaded = key
-            return key
         }
     }
 }

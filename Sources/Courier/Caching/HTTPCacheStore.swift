@@ -37,11 +37,24 @@ public protocol HTTPCacheStore: Sendable {
     /// under way. A store of your own that does not count them (the default: always 0) has no
     /// such protection.
     var purgeCount: Int { get async }
+    /// A secret key under which ``CachingMiddleware`` digests the secrets in keys —
+    /// credential headers, secret query values, credential fields a response varies on — with
+    /// HMAC-SHA-256, or `nil` for plain SHA-256 digests (the default). A store that writes keys
+    /// somewhere (a file, a database) should return one it keeps apart from its entries, the
+    /// same on every call and across launches (or its entries are misses): with a key, a key
+    /// that leaks gives no way to test guesses of a weak password or a short API key.
+    /// ``MemoryCacheStore`` draws one at random; ``DiskCacheStore`` keeps one in its directory.
+    ///
+    /// Read, synchronously, each time a secret is digested: keep it cheap after the first read.
+    var digestKey: [UInt8]? { get }
 }
 
 extension HTTPCacheStore {
     /// A store that does not count its purges: always 0 (see the requirement).
     public var purgeCount: Int { 0 }
+
+    /// No key: plain SHA-256 digests (see the requirement).
+    public var digestKey: [UInt8]? { nil }
 
     /// Removes the entries, as ``removeEntries(where:)`` does (see the requirement).
     public func invalidateEntries(where predicate: @escaping @Sendable (HTTPCacheKey) -> Bool) async {

@@ -40,8 +40,9 @@ public final class MemoryCacheStore: HTTPCacheStore {
     }
 
     private let state = Locked(State())
-    /// The key of this store's digests of secrets (``CacheDigest``), drawn at random.
-    let digestKey = CacheDigest.randomKey()
+    /// The key of this store's digests of secrets in keys (``HTTPCacheStore/digestKey``), drawn
+    /// at random when the store is made.
+    public let digestKey: [UInt8]? = CacheDigest.randomKey()
 
     /// Creates an empty store.
     ///
@@ -152,5 +153,3 @@ public final class MemoryCacheStore: HTTPCacheStore {
         state.recencyStart = 0
     }
 }
-
-extension MemoryCacheStore: CacheDigestKeyedStore {}

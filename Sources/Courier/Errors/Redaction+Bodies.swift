@@ -30,18 +30,22 @@ extension Redaction {
         // "name" : "value" | number | true/false/null | the start of an array or object (a value
         // cut by truncation is matched too).
         private static let jsonMember = try! NSRegularExpression(pattern: #""((?:[^"\\]|\\.)*)"\s*:\s*("(?:[^"\\]|\\.)*"?|[\[{]|[^,}\]\s]+)"#)
-        // name=value pairs of a form body.
-        private static let formField = try! NSRegularExpression(pattern: #"(?:^|&)([^=&\s]+)=([^&]*)"#)
+        // name=value pairs of a form body (the first after any leading space or byte-order mark).
+        private static let formField = try! NSRegularExpression(pattern: #"(?:^[\s\x{FEFF}]*|&)([^=&\s]+)=([^&]*)"#)
 
         package static func redact(_ text: String, extra: Set<String> = []) -> String {
             let trimmed = text.drop { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" || $0 == "\u{FEFF}" }
             let lowered = Set(extra.map { $0.lowercased() })
-            // JSON members wherever they are — also after a prefix (a byte-order mark, `)]}'`)
-            // or in text around them; then form fields, unless the text is JSON.
-            var redacted = text.contains("\"") ? redact(text, expression: jsonMember, isJSON: true, extra: lowered) : text
+            // Form fields first, unless the text is JSON (a form value ends at `&`, whatever
+            // quotes it holds); then JSON members wherever they are — also after a prefix (a
+            // byte-order mark, `)]}'`) or in text around them.
             let isJSON = trimmed.first == "{" || trimmed.first == "["
-            if !isJSON, redacted.contains("=") {
+            var redacted = text
+            if !isJSON, text.contains("=") {
                 redacted = redact(redacted, expression: formField, isJSON: false, extra: lowered)
+            }
+            if redacted.contains("\"") {
+                redacted = redact(redacted, expression: jsonMember, isJSON: true, extra: lowered)
             }
             return redacted
         }

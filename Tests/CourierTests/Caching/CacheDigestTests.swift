@@ -94,4 +94,76 @@ struct CacheDigestTests: CachingTestBed {
             #expect(after.metrics.cacheOutcome == .miss)
         }
     }
+
+    @Test("a damaged key file (another size) is replaced; stores made at once on a new directory agree on one key")
+    func damagedAndRacingKeyFiles() async throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let keyFile = directory.appendingPathComponent(DiskCacheDirectory.digestKeyName)
+        try Data("short".utf8).write(to: keyFile)
+        let key = try #require(DiskCacheStore(directory: directory).digestKey)
+        #expect(key.count == 32)
+        #expect(try Data(contentsOf: keyFile) == Data(key))
+
+        let fresh = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: fresh) }
+        let keys = await withTaskGroup(of: [UInt8]?.self) { group in
+            for _ in 0..<8 { group.addTask { DiskCacheStore(directory: fresh).digestKey } }
+            return await group.reduce(into: [[UInt8]?]()) { $0.append($1) }
+        }
+        #expect(Set(keys.compactMap { $0 }).count == 1)
+        #expect(keys.allSatisfy { $0?.count == 32 })
+    }
+
+    @Test("a directory emptied under the store gets its key back with the next entry, so a relaunch finds it")
+    func keyRestoredAfterPurge() async throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = DiskCacheStore(directory: directory)
+        let client = try await cacheOneResponse(in: store)
+        try FileManager.default.removeItem(at: directory)   // the system purged the caches folder
+        _ = try await client.send(get("/items?access_token=weak1&page=2", headers: [.authorization: "Bearer weak1"]))
+        let relaunched = DiskCacheStore(directory: directory)
+        #expect(relaunched.digestKey == store.digestKey)
+    }
+
+    @Test("a store in a directory it may not use still keys digests, never plain SHA-256, and writes no key there")
+    func untrustedDirectory() async throws {
+        let target = temporaryDirectory()
+        let link = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: target); try? FileManager.default.removeItem(at: link) }
+        try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+        let store = DiskCacheStore(directory: link)
+        #expect(store.digestKey?.count == 32)
+        #expect(!FileManager.default.fileExists(atPath: target.appendingPathComponent(DiskCacheDirectory.digestKeyName).path))
+    }
+
+    /// A store of the user's: with a key, digests are keyed; without one, plain SHA-256.
+    private final class OwnStore: HTTPCacheStore, @unchecked Sendable {
+        // @unchecked: `inner` and `key` are constants of Sendable values; nothing mutable.
+        let inner = MemoryCacheStore()
+        let key: [UInt8]?
+        init(key: [UInt8]?) { self.key = key }
+        var digestKey: [UInt8]? { key }
+        func entry(for key: HTTPCacheKey) async -> CachedHTTPResponse? { await inner.entry(for: key) }
+        func store(_ entry: CachedHTTPResponse) async { await inner.store(entry) }
+        func removeEntry(for key: HTTPCacheKey) async { await inner.removeEntry(for: key) }
+        func removeEntries(where predicate: @escaping @Sendable (HTTPCacheKey) -> Bool) async { await inner.removeEntries(where: predicate) }
+        func removeAll() async { await inner.removeAll() }
+    }
+
+    @Test("a store of your own keys digests with its digestKey; without one they are plain SHA-256")
+    func ownStore() async throws {
+        for (store, label) in [(OwnStore(key: Array("k".utf8)), "hmac-sha256:"), (OwnStore(key: nil), "sha256:")] {
+            _ = try await cacheOneResponse(in: store)
+            let keys = Locked<[HTTPCacheKey]>([])
+            await store.removeEntries { key in keys.withLock { $0.append(key) }; return false }
+            #expect(keys.current.count == 1)
+            #expect(keys.current.allSatisfy { $0.url.contains("access_token=" + label) })
+            let expected = label == "sha256:" ? SHA256.hex("authorization:Bearer weak1") : SHA256.hex(HMACSHA256.code(key: Array("k".utf8), message: "authorization:Bearer weak1".utf8))
+            #expect(keys.current.first?.credentials == expected)
+        }
+    }
 }

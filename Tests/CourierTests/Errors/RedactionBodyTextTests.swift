@@ -37,4 +37,16 @@ struct RedactionBodyTextTests {
         let error = await #expect(throws: APIError.self) { try await client.send(Request<Token>(path: "/quota")) }
         #expect(error?.message == "quota exceeded")
     }
+
+    @Test("form bodies: a value holding quotes is redacted whole; the first field after a byte-order mark or a line break too", arguments: [
+        #"a="token":"x&password=hun"ter2&b=1"#, "\u{FEFF}password=hunter2&a=1", "\npassword=hunter2&a=1",
+    ])
+    func formEdges(_ body: String) async throws {
+        let (client, stub) = makeClient()
+        stub.on(.get, "/login", .data(Data(body.utf8), contentType: "application/x-www-form-urlencoded", status: 400))
+        let error = await #expect(throws: APIError.self) { try await client.send(Request<Token>(path: "/login")) }
+        let text = error.map { "\($0)" } ?? ""
+        #expect(!text.contains("hun"), "\(text)")
+        #expect(!text.contains("ter2"), "\(text)")
+    }
 }

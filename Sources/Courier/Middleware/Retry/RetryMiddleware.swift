@@ -101,9 +101,9 @@ public struct RetryMiddleware: Middleware {
         guard let body, body.iterationBehavior == .single, policy.maxBufferedResponseSize > 0 else { return nil }
         let length: Int?
         if case .known(let known) = body.length { length = Int(exactly: known) } else {
-            length = response.headerFields[.contentLength].flatMap { Int($0) }
+            length = response.headerFields[.contentLength].flatMap { BodyReading.contentLength($0) }.flatMap { Int(exactly: $0) }
         }
-        guard let length, length <= min(policy.maxBufferedResponseSize, context.maxResponseSize) else { return nil }
+        guard let length, length >= 0, length <= min(policy.maxBufferedResponseSize, context.maxResponseSize) else { return nil }
         return length
     }
 
