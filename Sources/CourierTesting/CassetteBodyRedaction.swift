@@ -23,7 +23,10 @@ struct CassetteBodyRedaction: Sendable {
     }
 
     /// `data` with its secret fields redacted when it is a JSON document (by content type, or
-    /// by its first character) or a form; any other body is returned as it is.
+    /// by its first character) or a form. Text that holds JSON members but does not parse as a
+    /// document — JSON behind a prefix (`)]}'`, a byte-order mark), NDJSON, a document cut
+    /// short — is scanned as logs are (``Courier/Redaction/BodyText``); any other body is
+    /// returned as it is.
     func redact(_ data: Data, contentType: String?) -> Data {
         guard !data.isEmpty else { return data }
         let type = contentType?.lowercased() ?? ""
@@ -32,7 +35,10 @@ struct CassetteBodyRedaction: Sendable {
         // text/html too, and a body that only looks like JSON is returned as it is.
         let isJSON = type.hasPrefix("application/json") || type.contains("+json")
             || data.first(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }).map { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "[") } == true
-        return isJSON ? redactJSON(data) : data
+        if isJSON, let redacted = redactJSON(data) { return redacted }
+        guard let text = String(data: data, encoding: .utf8), text.contains("\"") else { return data }
+        let scanned = Redaction.BodyText.redact(text, extra: added)
+        return scanned == text ? data : Data(scanned.utf8)
     }
 
     /// The values of the secret fields of a JSON or form body (strings and numbers, as text), so
@@ -70,9 +76,9 @@ struct CassetteBodyRedaction: Sendable {
     }
 
     /// A JSON document re-encoded (sorted keys) when a secret member was found at any depth;
-    /// untouched otherwise, and when it does not parse.
-    private func redactJSON(_ data: Data) -> Data {
-        guard let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else { return data }
+    /// untouched otherwise; `nil` when it does not parse.
+    private func redactJSON(_ data: Data) -> Data? {
+        guard let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else { return nil }
         var changed = false
         let redacted = redact(object, changed: &changed)
         guard changed, let out = try? JSONSerialization.data(withJSONObject: redacted, options: [.sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed])

@@ -141,8 +141,7 @@ struct CacheDigestTests: CachingTestBed {
     }
 
     /// A store of the user's: with a key, digests are keyed; without one, plain SHA-256.
-    private final class OwnStore: HTTPCacheStore, @unchecked Sendable {
-        // @unchecked: `inner` and `key` are constants of Sendable values; nothing mutable.
+    private final class OwnStore: HTTPCacheStore {
         let inner = MemoryCacheStore()
         let key: [UInt8]?
         init(key: [UInt8]?) { self.key = key }
