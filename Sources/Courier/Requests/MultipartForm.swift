@@ -72,6 +72,14 @@ public struct MultipartForm: Sendable {
     /// start of a line. (A file part is read as it is sent and is not searched; the random
     /// default boundary has 128 bits and does not occur by chance.)
     func validate() throws {
+        for part in parts {
+            guard let type = part.contentType else { continue }
+            do {
+                try HeaderValidation.validate(value: type, name: "Content-Type")
+            } catch {
+                throw MultipartFormError(reason: "the part '\(Self.escape(String(part.name.prefix(80))))' has a content type with CR, LF or NUL, which would end its headers early")
+            }
+        }
         guard !boundaryIsRandom else { return }
         let bytes = Array(boundary.utf8)
         guard (1...70).contains(bytes.count), bytes.allSatisfy(Self.isBoundaryByte), bytes.last != UInt8(ascii: " ") else {
@@ -148,7 +156,8 @@ public struct MultipartForm: Sendable {
         return segments
     }
 
-    /// Quotes a name for `Content-Disposition` (RFC 7578 §4.2: `"` and CR/LF are percent-encoded).
+    /// Quotes a name for `Content-Disposition` (RFC 7578 §4.2: `"` and CR/LF are percent-encoded;
+    /// NUL too, which parsers in C stop at).
     static func escape(_ value: String) -> String {
         var out = ""
         out.reserveCapacity(value.utf8.count)
@@ -157,6 +166,7 @@ public struct MultipartForm: Sendable {
             case "\"": out += "%22"
             case "\r": out += "%0D"
             case "\n": out += "%0A"
+            case "\0": out += "%00"
             default: out.unicodeScalars.append(ch)
             }
         }

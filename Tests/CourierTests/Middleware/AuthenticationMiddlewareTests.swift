@@ -75,6 +75,22 @@ import Testing
         #expect(stub.requests.isEmpty)
     }
 
+    @Test("a Basic username with ':' is refused before anything is sent (the server would read the rest as the password)")
+    func refusesABasicUsernameWithAColon() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/me", .text("ok"))
+        let client = F.client(stub, [AuthenticationMiddleware(.basic(username: "ada:ops", password: "pw"))])
+        await #expect { try await client.send(F.text(.get, "/me")) } throws: { error in
+            guard let apiError = error as? APIError, apiError.kind == .encodingFailed,
+                  let invalid = apiError.underlyingError as? InvalidHeaderError else { return false }
+            return invalid.reason.contains("RFC 7617")
+        }
+        #expect(stub.requests.isEmpty)
+        let fine = F.client(stub, [AuthenticationMiddleware(.basic(username: "ada", password: "p:w"))])
+        _ = try await fine.send(F.text(.get, "/me"))
+        #expect(stub.requests.first?.headers[.authorization] == "Basic " + Data("ada:p:w".utf8).base64EncodedString())
+    }
+
     @Test func refusesATokenWithALineBreakWithoutSendingIt() async throws {
         let stub = StubTransport()
         stub.on(.get, "/me", .text("ok"))

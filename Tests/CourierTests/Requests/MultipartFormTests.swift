@@ -50,6 +50,21 @@ struct MultipartFormTests {
         try prepare(random)
     }
 
+    @Test("a part's content type with a line break or NUL fails the request (it was sent with the break removed); NUL in a name is percent-encoded")
+    func partHeadersChecked() async throws {
+        let client = APIClient(configuration: APIConfiguration(baseURL: URL(string: "https://api.example.com")!), transport: NoTransport())
+        for type in ["image/png\r\nX-A: 1", "text/plain\0"] {
+            var form = MultipartForm()
+            form.append(Data([1]), name: "file", fileName: "a.png", contentType: type)
+            let error = #expect(throws: APIError.self) { _ = try client.prepare(Request<Data>(method: .post, path: "/up", body: .multipart(form))) }
+            #expect(error?.underlyingError is MultipartFormError)
+        }
+        var form = MultipartForm(boundary: "B")
+        form.append("x", name: "a\0b")
+        let text = String(decoding: try await bytes(of: form), as: UTF8.self)
+        #expect(text.contains("name=\"a%00b\""))
+    }
+
     @Test("a request's own multipart Content-Type gets the form's boundary; one that cannot describe the form fails the request")
     func ownContentType() throws {
         let client = APIClient(configuration: APIConfiguration(baseURL: URL(string: "https://api.example.com")!), transport: NoTransport())

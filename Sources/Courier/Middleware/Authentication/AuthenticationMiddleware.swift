@@ -39,6 +39,8 @@ public struct AuthenticationMiddleware: Middleware {
             case header(name: String, value: String)
             case query(name: String, value: String)
             case tokens(TokenRefresher)
+            /// Credentials that cannot be sent: each request fails with the error.
+            case invalid(InvalidHeaderError)
         }
         fileprivate let kind: Kind
 
@@ -67,8 +69,14 @@ public struct AuthenticationMiddleware: Middleware {
             Credentials(kind: .query(name: name, value: key))
         }
 
-        /// `Authorization: Basic base64(username:password)`.
+        /// `Authorization: Basic base64(username:password)`. A username containing `:` cannot be
+        /// sent (RFC 7617: the server would read what follows it as the password): each request
+        /// then fails with an ``InvalidHeaderError``, and none goes out.
         public static func basic(username: String, password: String) -> Credentials {
+            if username.contains(":") {
+                return Credentials(kind: .invalid(InvalidHeaderError(
+                    name: "Authorization", reason: "a Basic username cannot contain ':' (RFC 7617): the server would read what follows it as the password")))
+            }
             let encoded = Data("\(username):\(password)".utf8).base64EncodedString()
             return Credentials(kind: .header(name: "Authorization", value: "Basic " + encoded))
         }
@@ -116,6 +124,8 @@ public struct AuthenticationMiddleware: Middleware {
             }
         case .tokens(let refresher):
             resolved = .tokens(refresher)
+        case .invalid(let error):
+            resolved = .invalidHeader(error)
         }
     }
 
