@@ -51,6 +51,22 @@ import Testing
         #expect(calls.current == 0)
     }
 
+    @Test("onResponseData keeps a HEAD response's Content-Length (the size asked about), and a 204's lack of a body")
+    func onResponseDataKeepsBodilessHeads() async throws {
+        let transport = MiddlewareTestTransport { request, _, _ in
+            var head = HTTPResponse(status: request.path == "/none" ? .noContent : .ok)
+            head.headerFields[.contentLength] = request.method == .head ? "12345" : nil
+            return (head, nil)
+        }
+        var interceptors = InterceptorMiddleware()
+        interceptors.onResponseData { data, _, _ in data }
+        let client = APIClient(configuration: APIConfiguration(baseURL: F.baseURL), transport: transport, middleware: [interceptors])
+        let head = try await client.response(for: Request<Void>(method: .head, path: "/file"))
+        #expect(head.response.headerFields[.contentLength] == "12345")
+        let none = try await client.response(for: Request<Void>(method: .delete, path: "/none"))
+        #expect(none.response.headerFields[.contentLength] == nil)
+    }
+
     @Test func runsTheGeneralClosureForEveryRequest() async throws {
         let stub = StubTransport()
         stub.on(nil, "/**", .text("ok"))

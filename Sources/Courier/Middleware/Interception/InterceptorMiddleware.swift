@@ -209,7 +209,10 @@ public struct InterceptorMiddleware: Middleware {
     /// Only responses the client reads whole (`send`, `response(for:)`, `data(for:)`) go through
     /// `closure`. Streamed ones — `bytes(for:)`, `events(for:)`, downloads — pass untouched:
     /// collecting them would hold an endless event stream for ever and a large download in
-    /// memory. Use ``onResponse(for:_:)`` to see their heads.
+    /// memory. Use ``onResponse(for:_:)`` to see their heads. The closure gets empty data for a
+    /// response without a body (`HEAD`, `204`); when it returns empty data, the head is left as
+    /// it is (a `HEAD`'s `Content-Length` stays); otherwise `Content-Length` is set to what it
+    /// returns.
     public mutating func onResponseData(
         for matcher: PathMatcher? = nil,
         _ closure: @escaping @Sendable (Data, HTTPResponse, RequestContext) async throws -> Data
@@ -219,6 +222,9 @@ public struct InterceptorMiddleware: Middleware {
             // Past the limit, the client reports `resourceTooLarge` for this request.
             let data = try await BodyReading.collect(body, head: response, limit: context.maxResponseSize)
             let replaced = try await closure(data, response, context)
+            // A response without a body (HEAD, 204, 304) keeps its head as it is: a HEAD's
+            // Content-Length is the size asked about, not this empty body's.
+            if body == nil, replaced.isEmpty { return (response, nil) }
             var response = response
             response.headerFields[.contentLength] = String(replaced.count)
             return (response, HTTPBody(replaced))
