@@ -89,7 +89,37 @@ public final class ReplayTransport: Transport {
             throw InvalidExchange(request: key, reason: "its status \(status) is not an HTTP status code (100...999)")
         }
         var head = HTTPResponse(status: .init(code: status))
-        head.headerFields = recorded.headerFields
-        return (head, request.method == .head ? nil : HTTPBody(recorded.bodyData))
+        head.headerFields = try Self.headerFields(of: recorded, request: key)
+        let body = try Self.body(of: recorded, request: key)
+        return (head, request.method == .head ? nil : HTTPBody(body))
+    }
+
+    /// The recorded header fields; a pair that is not `[name, value]` with a valid field name
+    /// fails, rather than being dropped.
+    private static func headerFields(of recorded: Cassette.RecordedMessage, request key: String) throws -> HTTPFields {
+        var fields = HTTPFields()
+        for (index, pair) in recorded.headers.enumerated() {
+            guard pair.count == 2, let name = HTTPField.Name(pair[0]) else {
+                throw InvalidExchange(request: key, reason: "its header #\(index + 1) is not a [name, value] pair with a valid field name")
+            }
+            fields.append(HTTPField(name: name, value: pair[1]))
+        }
+        return fields
+    }
+
+    /// The recorded body's bytes; an unknown encoding, or base64 that does not decode, fails
+    /// rather than replaying other bytes than were recorded.
+    private static func body(of recorded: Cassette.RecordedMessage, request key: String) throws -> Data {
+        switch recorded.bodyEncoding {
+        case nil, "utf8":
+            return Data(recorded.body.utf8)
+        case "base64":
+            guard let data = Data(base64Encoded: recorded.body) else {
+                throw InvalidExchange(request: key, reason: "its body is marked base64 but does not decode as base64")
+            }
+            return data
+        case let other?:
+            throw InvalidExchange(request: key, reason: "its body encoding '\(LogSafeText.escape(String(other.prefix(40))))' is neither utf8 nor base64")
+        }
     }
 }

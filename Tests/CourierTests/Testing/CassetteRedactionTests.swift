@@ -150,4 +150,23 @@ struct CassetteRedactionTests {
             return description.contains("\(status)") && description.contains("GET https://api.example.com/odd")
         }
     }
+
+    @Test("a cassette whose body or headers cannot be replayed as recorded fails with InvalidExchange, never other bytes", arguments: [
+        Cassette.RecordedMessage(status: 200, headers: [], body: "%%%", bodyEncoding: "base64"),
+        Cassette.RecordedMessage(status: 200, headers: [], body: "x", bodyEncoding: "gzip"),
+        Cassette.RecordedMessage(status: 200, headers: [["X-Only-A-Name"]], body: "x"),
+        Cassette.RecordedMessage(status: 200, headers: [["Bad Name", "v"]], body: "x"),
+    ])
+    func unreplayableAnswer(_ response: Cassette.RecordedMessage) async throws {
+        let replay = ReplayTransport(cassette: Cassette(exchanges: [
+            .init(request: .init(method: "GET", url: "https://api.example.com/odd", headers: []), response: response),
+        ]))
+        let client = APIClient(configuration: APIConfiguration(baseURL: Self.baseURL), transport: replay)
+        await #expect {
+            try await client.send(Request<String>(path: "/odd"))
+        } throws: { error in
+            (error as? APIError)?.underlyingError is ReplayTransport.InvalidExchange
+        }
+    }
 }
+
