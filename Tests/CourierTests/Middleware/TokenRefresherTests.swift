@@ -110,6 +110,34 @@ final class CountingTokenProvider: TokenProvider {
         #expect(provider.refreshes == 1)
     }
 
+    /// A provider whose refreshed tokens live `lifetime` seconds from `now` (negative: already
+    /// expired when they arrive, as with a device clock running ahead).
+    private final class ShortLivedTokens: TokenProvider {
+        let now: Date
+        let lifetime: TimeInterval
+        let refreshes = Locked(0)
+        init(now: Date, lifetime: TimeInterval) { self.now = now; self.lifetime = lifetime }
+        func token() async throws -> AccessToken { AccessToken("loaded", expiresAt: now.addingTimeInterval(5)) }
+        func refresh(rejected: AccessToken) async throws -> AccessToken {
+            let count = refreshes.withLock { $0 += 1; return $0 }
+            return AccessToken("refreshed-\(count)", expiresAt: now.addingTimeInterval(lifetime))
+        }
+    }
+
+    @Test("a refreshed token that lives less than the 30 s leeway, or arrives expired (a clock running ahead), is used, not refreshed again for every request",
+          arguments: [10.0, -60.0])
+    func noRefreshStormForShortLivedTokens(_ lifetime: TimeInterval) async throws {
+        let now = Date(timeIntervalSince1970: 1_700_000_000)
+        let provider = ShortLivedTokens(now: now, lifetime: lifetime)
+        let refresher = TokenRefresher(provider: provider, clock: TestMiddlewareClock(now: now))
+        #expect(try await refresher.token().token.value == "loaded")
+        for _ in 0..<5 { #expect(try await refresher.token().token.value == "refreshed-1") }
+        #expect(provider.refreshes.current == 1)
+        // A 401 still renews it.
+        let lease = try await refresher.token()
+        #expect(try await refresher.refresh(after: lease).token.value == "refreshed-2")
+    }
+
     @Test func updateReplacesTheTokenAndClearsAFailure() async throws {
         let provider = CountingTokenProvider(failRefresh: true)
         let refresher = TokenRefresher(provider: provider)

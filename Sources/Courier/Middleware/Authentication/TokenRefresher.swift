@@ -10,7 +10,10 @@ import Foundation
 /// - When a refresh fails, every caller waiting for it, and every caller whose lease predates
 ///   the failure, gets the same ``AuthenticationError`` (kind ``AuthenticationError/Kind/refreshFailed``);
 ///   the burst does not trigger a second refresh. A request that starts afterwards may try again.
-/// - An expired token (``AccessToken/expiresAt``) is refreshed before it is used.
+/// - An expired token (``AccessToken/expiresAt``, 30 s early) is refreshed before it is used.
+///   A refreshed token that lives less than those 30 s is used until it expires, and one that
+///   arrives already expired (a device clock running ahead) until the server answers `401`:
+///   neither is refreshed again for every request.
 /// - A caller whose task is cancelled, or whose deadline passes, stops waiting at once (a
 ///   `CancellationError`, or a ``TransportError`` of kind ``TransportError/Kind/timeout``); the
 ///   shared load or refresh goes on for the others.
@@ -45,7 +48,40 @@ public actor TokenRefresher {
     private let clock: any MiddlewareClock
     /// The longest a token load or refresh may take.
     public nonisolated let refreshTimeout: Duration
-    private var current: AccessToken?
+    private var current: AccessToken? {
+        didSet { expiryCheck = Self.expiryCheck(for: current, arrivedFromRefresh: currentCameFromRefresh, now: clock.now()) }
+    }
+    /// Whether ``current`` came from a refresh (rather than a load or ``update(_:)``).
+    private var currentCameFromRefresh = false
+    /// When ``current`` counts as expired and is refreshed before use.
+    private var expiryCheck = ExpiryCheck.early
+
+    /// When a token counts as expired, as it arrived. A refreshed token that lives less than the
+    /// leeway is used until it expires, and one that arrived already expired (the device's
+    /// clock runs ahead of the server's) until the server rejects it: refreshing it early would
+    /// refresh for every request.
+    private enum ExpiryCheck {
+        /// 30 s before ``AccessToken/expiresAt``.
+        case early
+        /// From ``AccessToken/expiresAt`` on.
+        case atExpiry
+        /// Never by its expiry; a `401` still renews it.
+        case never
+    }
+
+    private static func expiryCheck(for token: AccessToken?, arrivedFromRefresh: Bool, now: Date) -> ExpiryCheck {
+        guard let token, arrivedFromRefresh, token.isExpired(at: now) else { return .early }
+        return token.isExpired(at: now, leeway: 0) ? .never : .atExpiry
+    }
+
+    /// Whether `token` (the current one) is to be refreshed before it is sent at `now`.
+    private func needsRefresh(_ token: AccessToken, at now: Date) -> Bool {
+        switch expiryCheck {
+        case .early: token.isExpired(at: now)
+        case .atExpiry: token.isExpired(at: now, leeway: 0)
+        case .never: false
+        }
+    }
     private var epoch = 0
     private var lastFailure: AuthenticationError?
     private var inFlight: Flight?
@@ -71,7 +107,7 @@ public actor TokenRefresher {
     public func token(before deadline: ContinuousClock.Instant? = nil) async throws -> Lease {
         if let inFlight { return try await land(inFlight, deadline: deadline) }
         if let current {
-            if current.isExpired(at: clock.now()) { return try await startRefresh(of: current, deadline: deadline) }
+            if needsRefresh(current, at: clock.now()) { return try await startRefresh(of: current, deadline: deadline) }
             return Lease(token: current, epoch: epoch)
         }
         let provider = self.provider
@@ -106,6 +142,7 @@ public actor TokenRefresher {
 
     /// Replaces the token (after a login) and forgets any earlier refresh failure.
     public func update(_ token: AccessToken) {
+        currentCameFromRefresh = false
         current = token
         epoch += 1
         lastFailure = nil
@@ -139,6 +176,7 @@ public actor TokenRefresher {
         do {
             let token = try await Self.value(of: flight.task, deadline: deadline)
             if epoch < flight.epoch {
+                currentCameFromRefresh = flight.isRefresh
                 current = token
                 epoch = flight.epoch
                 lastFailure = nil
