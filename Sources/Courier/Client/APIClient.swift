@@ -232,6 +232,7 @@ public final class APIClient: Sendable {
         context.responseBodySink = sink
         context.responseBodyLimit = responseBodyLimit
         context.usesCookieJar = configuration.cookieJar != nil
+        context.cookieJar = configuration.cookieJar
         return (prepared, context)
     }
 

@@ -78,6 +78,10 @@ public struct RequestContext: Sendable {
     /// `httpShouldHandleCookies`).
     public var usesCookieJar: Bool = false
 
+    /// The client's ``CookieJar``, for middleware that must tell requests apart by the cookies
+    /// it will add below them (``CoalescingMiddleware``).
+    package var cookieJar: CookieJar?
+
     /// Watches told of every redirect the client follows under this context: a middleware that
     /// needs to know adds its own (``CachingMiddleware`` does not store a response reached
     /// through a redirect under the first URL; ``AuthenticationMiddleware`` does not refresh for

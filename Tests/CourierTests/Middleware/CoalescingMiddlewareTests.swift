@@ -68,6 +68,30 @@ struct CoalescingMiddlewareTests {
         #expect(transport.calls == 1)
     }
 
+    @Test("with the client's cookie jar, a request whose session cookie changed (logout, another login) never joins one sent with the old cookie; the same cookie still shares")
+    func cookieJarSessionsDoNotShare() async throws {
+        let transport = HeldTransport()
+        let coalescing = CoalescingMiddleware()
+        let jar = CookieJar()
+        var configuration = APIConfiguration(baseURL: MiddlewareFixtures.baseURL)
+        configuration.cookieJar = jar
+        let client = APIClient(configuration: configuration, transport: transport, middleware: [coalescing])
+        let site = URL(string: "https://api.example.com/")!
+        _ = jar.setCookie("session=alice; Path=/", for: site)
+        let alice = Task { try await client.send(MiddlewareFixtures.text(.get, "/me")) }
+        let aliceAgain = Task { try await client.send(MiddlewareFixtures.text(.get, "/me")) }
+        try await eventually { transport.calls == 1 && coalescing.joinedCount == 1 }
+        jar.removeAll()
+        _ = jar.setCookie("session=bob; Path=/", for: site)
+        let bob = Task { try await client.send(MiddlewareFixtures.text(.get, "/me")) }
+        try await eventually { transport.calls == 2 || coalescing.joinedCount == 2 }
+        transport.open()
+        #expect(try await alice.value == "call 1 for /v1/me")
+        #expect(try await aliceAgain.value == "call 1 for /v1/me")
+        #expect(try await bob.value == "call 2 for /v1/me")
+        #expect(coalescing.joinedCount == 1)
+    }
+
     @Test("different credentials, URLs or methods never share a response")
     func differentRequestsDoNotShare() async throws {
         let transport = HeldTransport()

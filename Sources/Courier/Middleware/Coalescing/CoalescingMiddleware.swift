@@ -1,7 +1,6 @@
 import Foundation
 import HTTPTypes
 import Logging
-import Logging
 import OpenAPIRuntime
 
 /// Shares one network exchange between identical requests that are in flight at the same time.
@@ -13,7 +12,11 @@ import OpenAPIRuntime
 /// means the same method, URL and header fields as they reach this middleware, and the same
 /// options for what happens below it (redirect policy, cache policy, size limit, idle timeout),
 /// so put it **after** authentication middleware: requests sent with different credentials then
-/// differ in their `Authorization` field and never share a response. Each caller keeps its own
+/// differ in their `Authorization` field and never share a response. The cookies the client's
+/// ``APIConfiguration/cookieJar`` will add count too, so a request sent after a logout and
+/// another login never joins the first user's; cookies a transport adds from a store of its own
+/// (URLSession's `HTTPCookieStorage`) are out of its sight — use the client's jar, or
+/// ``Scope/requestsThatAsk``, for cookie sessions there. Each caller keeps its own
 /// deadline: one that waits fails at its own, and when the caller that leads runs out of time
 /// first, a waiter with more time takes over.
 ///

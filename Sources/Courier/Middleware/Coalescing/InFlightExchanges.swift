@@ -28,6 +28,10 @@ final class InFlightExchanges: Sendable {
         var maxResponseSize: Int
         var idleTimeout: Duration?
         var sensitiveRedirectHeaders: Set<HTTPField.Name>
+        /// The cookies the client's ``CookieJar`` adds below the middleware: a request sent
+        /// after a logout and another login carries another session and must not share the
+        /// first user's exchange.
+        var jarCookies: String?
 
         init(_ request: HTTPRequest, context: RequestContext) {
             method = request.method.rawValue
@@ -40,6 +44,7 @@ final class InFlightExchanges: Sendable {
             maxResponseSize = context.maxResponseSize
             idleTimeout = context.idleTimeout
             sensitiveRedirectHeaders = context.options.sensitiveRedirectHeaders
+            jarCookies = context.cookieJar.flatMap { jar in CookieRequestURL(request).flatMap { jar.cookieHeader(for: $0) } }
         }
     }
 
