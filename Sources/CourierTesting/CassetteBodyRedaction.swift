@@ -23,22 +23,37 @@ struct CassetteBodyRedaction: Sendable {
     }
 
     /// `data` with its secret fields redacted when it is a JSON document (by content type, or
-    /// by its first character) or a form. Text that holds JSON members but does not parse as a
-    /// document — JSON behind a prefix (`)]}'`, a byte-order mark), NDJSON, a document cut
-    /// short — is scanned as logs are (``Courier/Redaction/BodyText``); any other body is
-    /// returned as it is.
+    /// by its first character) or a form. JSON that does not parse as one document — behind a
+    /// prefix (`)]}'`, a byte-order mark), NDJSON, a document cut short — has its secret
+    /// members redacted by the scan logs use; any other body (HTML, CSV, XML, text) is returned
+    /// as it is.
     func redact(_ data: Data, contentType: String?) -> Data {
         guard !data.isEmpty else { return data }
         let type = contentType?.lowercased() ?? ""
         if type.hasPrefix("application/x-www-form-urlencoded") { return redactForm(data) }
         // By its first character whatever its type: servers send JSON as text/plain or
-        // text/html too, and a body that only looks like JSON is returned as it is.
-        let isJSON = type.hasPrefix("application/json") || type.contains("+json")
-            || data.first(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }).map { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "[") } == true
-        if isJSON, let redacted = redactJSON(data) { return redacted }
-        guard let text = String(data: data, encoding: .utf8), text.contains("\"") else { return data }
-        let scanned = Redaction.BodyText.redact(text, extra: added)
+        // text/html too.
+        let isJSON = type.hasPrefix("application/json") || type.contains("+json") || Self.startsLikeJSON(data)
+        guard isJSON else { return data }
+        if let redacted = redactJSON(data) { return redacted }
+        guard let text = String(data: data, encoding: .utf8) else { return data }
+        let scanned = Redaction.BodyText.redactJSONMembers(text, extra: added)
         return scanned == text ? data : Data(scanned.utf8)
+    }
+
+    /// Whether the body starts as JSON does — `{` or `[` — after white space, a byte-order mark
+    /// and an anti-hijacking prefix (`)]}'`, `while(1);`).
+    static func startsLikeJSON(_ data: Data) -> Bool {
+        var bytes = data[...]
+        func skipSpace() { bytes = bytes.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 } }
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+        skipSpace()
+        for prefix in [")]}'", "while(1);", "for(;;);"] where bytes.starts(with: prefix.utf8) {
+            bytes = bytes.dropFirst(prefix.utf8.count)
+            if bytes.first == UInt8(ascii: ",") { bytes = bytes.dropFirst() }
+            skipSpace()
+        }
+        return bytes.first == UInt8(ascii: "{") || bytes.first == UInt8(ascii: "[")
     }
 
     /// The values of the secret fields of a JSON or form body (strings and numbers, as text), so

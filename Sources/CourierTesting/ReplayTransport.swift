@@ -9,7 +9,8 @@ import OpenAPIRuntime
 /// when recording). Exchanges with the same key are answered in the order they were recorded;
 /// the last one repeats. A request that was never recorded fails with ``UnknownRequest``, which
 /// names it and lists what the cassette holds; a recorded answer that is not a valid HTTP
-/// response (a status outside 100...999) fails with ``InvalidExchange`` — never the process.
+/// response (a status outside 100...999, a body marked base64 that does not decode, an unknown body encoding, a header that is not a `[name, value]` pair with a valid name) fails with
+/// ``InvalidExchange`` — never the process, never other bytes than were recorded.
 /// A query parameter recorded as `<redacted>` matches any value.
 ///
 /// ```swift
@@ -30,7 +31,7 @@ public final class ReplayTransport: Transport {
         }
     }
 
-    /// A recorded exchange that cannot be answered (a status outside 100...999).
+    /// A recorded exchange that cannot be answered as recorded (a status outside 100...999, a body marked base64 that does not decode, an unknown body encoding, a header that is not a `[name, value]` pair with a valid name).
     public struct InvalidExchange: Error, Sendable, CustomStringConvertible {
         /// The method and URL of the request it answers (secrets redacted).
         public var request: String

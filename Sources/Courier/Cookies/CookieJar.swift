@@ -173,10 +173,11 @@ public final class CookieJar: Sendable {
     // MARK: - The client's side
 
     /// The `Cookie` header value for a request to `url`, `nil` when no cookie applies; marks
-    /// the cookies used. `skipping` names cookies the request already set itself.
-    func cookieHeader(for url: CookieRequestURL, skipping names: Set<Substring> = []) -> String? {
+    /// the cookies used unless `touching` is false (a look that sends nothing).
+    /// `skipping` names cookies the request already set itself.
+    func cookieHeader(for url: CookieRequestURL, skipping names: Set<Substring> = [], touching: Bool = true) -> String? {
         let now = clock.now()
-        let cookies = store.withLock { $0.cookies(for: url, now: now, touching: true) }
+        let cookies = store.withLock { $0.cookies(for: url, now: now, touching: touching) }
         var header = ""
         for cookie in cookies where names.isEmpty || !names.contains(Substring(cookie.name)) {
             if !header.isEmpty { header += "; " }

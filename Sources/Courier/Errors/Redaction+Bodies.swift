@@ -50,6 +50,13 @@ extension Redaction {
             return redacted
         }
 
+        /// Only the JSON-member pass of ``redact(_:extra:)``: for text known to hold JSON (a
+        /// recorded body that does not parse as one document), whose `&…=` runs are not form
+        /// fields.
+        package static func redactJSONMembers(_ text: String, extra: Set<String> = []) -> String {
+            redact(text, expression: jsonMember, isJSON: true, extra: Set(extra.map { $0.lowercased() }))
+        }
+
         /// One pass: the value of each match of `expression` whose name is secret replaced.
         private static func redact(_ text: String, expression: NSRegularExpression, isJSON: Bool, extra lowered: Set<String>) -> String {
             let source = text as NSString

@@ -66,7 +66,8 @@ public struct MultipartForm: Sendable {
         return "multipart/form-data; boundary=" + (isToken ? boundary : "\"\(boundary)\"")
     }
 
-    /// Checks what ``init(boundary:)`` was given, before the form is sent: 1 to 70 of the
+    /// Checks the form before it is sent: no part's content type holds CR, LF or NUL; and for a
+    /// boundary given to ``init(boundary:)``, 1 to 70 of the
     /// characters RFC 2046 allows in a boundary (letters, digits, `'()+_,-./:=?`, and spaces but
     /// not at the end), and no in-memory part that contains the delimiter `--boundary` at the
     /// start of a line. (A file part is read as it is sent and is not searched; the random

@@ -129,13 +129,27 @@ final class CountingTokenProvider: TokenProvider {
     func noRefreshStormForShortLivedTokens(_ lifetime: TimeInterval) async throws {
         let now = Date(timeIntervalSince1970: 1_700_000_000)
         let provider = ShortLivedTokens(now: now, lifetime: lifetime)
-        let refresher = TokenRefresher(provider: provider, clock: TestMiddlewareClock(now: now))
+        let clock = TestMiddlewareClock(now: now)
+        let refresher = TokenRefresher(provider: provider, clock: clock)
         #expect(try await refresher.token().token.value == "loaded")
         for _ in 0..<5 { #expect(try await refresher.token().token.value == "refreshed-1") }
         #expect(provider.refreshes.current == 1)
         // A 401 still renews it.
         let lease = try await refresher.token()
         #expect(try await refresher.refresh(after: lease).token.value == "refreshed-2")
+        // Past its expiry, a short-lived token is refreshed before use; one that arrived expired
+        // waits for the server's 401.
+        clock.advance(by: 11)
+        #expect(try await refresher.token().token.value == (lifetime > 0 ? "refreshed-3" : "refreshed-2"))
+    }
+
+    @Test("a token given with update(_:) that has expired is refreshed before use")
+    func updatedExpiredTokenIsRefreshed() async throws {
+        let now = Date(timeIntervalSince1970: 1_700_000_000)
+        let provider = ShortLivedTokens(now: now, lifetime: 3_600)
+        let refresher = TokenRefresher(provider: provider, clock: TestMiddlewareClock(now: now))
+        await refresher.update(AccessToken("old", expiresAt: now.addingTimeInterval(-5)))
+        #expect(try await refresher.token().token.value == "refreshed-1")
     }
 
     @Test func updateReplacesTheTokenAndClearsAFailure() async throws {

@@ -93,6 +93,13 @@ struct CassetteRedactionTests {
         #expect(text.contains("expires_in"))
     }
 
+    @Test("an HTML page with quotes and a secret-looking query in a link is recorded as it is")
+    func htmlIsRecordedAsItIs() async throws {
+        let page = #"<p>"Hi"</p><a href="/x?page=2&session_id=abc">next</a><footer>end</footer>"#
+        let (_, cassette) = try await record(Request<Data>(path: "/page"), response: .data(Data(page.utf8), contentType: "text/html"))
+        #expect(cassette.exchanges[0].response.body == page)
+    }
+
     @Test("a redirect's Location keeps no secret query value (a presigned URL's signature and token)")
     func redirectLocation() async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-cassette-\(UUID().uuidString).json")

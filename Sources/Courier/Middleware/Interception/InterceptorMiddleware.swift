@@ -222,9 +222,9 @@ public struct InterceptorMiddleware: Middleware {
             // Past the limit, the client reports `resourceTooLarge` for this request.
             let data = try await BodyReading.collect(body, head: response, limit: context.maxResponseSize)
             let replaced = try await closure(data, response, context)
-            // A response without a body (HEAD, 204, 304) keeps its head as it is: a HEAD's
-            // Content-Length is the size asked about, not this empty body's.
-            if body == nil, replaced.isEmpty { return (response, nil) }
+            // A response without a body (HEAD, 204, 304 — nil or empty, as the transport gives
+            // it) keeps its head as it is: a HEAD's Content-Length is the size asked about.
+            if data.isEmpty, replaced.isEmpty { return (response, body == nil ? nil : HTTPBody()) }
             var response = response
             response.headerFields[.contentLength] = String(replaced.count)
             return (response, HTTPBody(replaced))
