@@ -23,10 +23,10 @@ struct CassetteBodyRedaction: Sendable {
     }
 
     /// `data` with its secret fields redacted when it is a JSON document (by content type, or
-    /// by its first character) or a form. JSON that does not parse as one document — behind a
-    /// prefix (`)]}'`, a byte-order mark), NDJSON, a document cut short — has its secret
-    /// members redacted by the scan logs use; any other body (HTML, CSV, XML, text) is returned
-    /// as it is.
+    /// by its first character) or a form. Any other UTF-8 text that holds JSON members — JSON
+    /// behind a prefix (`)]}'`, a byte-order mark), NDJSON, an event stream, JSONP, a document
+    /// cut short, JSON inside HTML — has its secret members redacted by the JSON pass of the
+    /// scan logs use; the rest of such text (an HTML page's links, a CSV) is kept as it is.
     func redact(_ data: Data, contentType: String?) -> Data {
         guard !data.isEmpty else { return data }
         let type = contentType?.lowercased() ?? ""
@@ -34,9 +34,8 @@ struct CassetteBodyRedaction: Sendable {
         // By its first character whatever its type: servers send JSON as text/plain or
         // text/html too.
         let isJSON = type.hasPrefix("application/json") || type.contains("+json") || Self.startsLikeJSON(data)
-        guard isJSON else { return data }
-        if let redacted = redactJSON(data) { return redacted }
-        guard let text = String(data: data, encoding: .utf8) else { return data }
+        if isJSON, let redacted = redactJSON(data) { return redacted }
+        guard let text = String(data: data, encoding: .utf8), text.contains("\"") else { return data }
         let scanned = Redaction.BodyText.redactJSONMembers(text, extra: added)
         return scanned == text ? data : Data(scanned.utf8)
     }

@@ -91,8 +91,8 @@ public final class ReplayTransport: Transport {
         }
         var head = HTTPResponse(status: .init(code: status))
         head.headerFields = try Self.headerFields(of: recorded, request: key)
-        let body = try Self.body(of: recorded, request: key)
-        return (head, request.method == .head ? nil : HTTPBody(body))
+        guard request.method != .head else { return (head, nil) }
+        return (head, HTTPBody(try Self.body(of: recorded, request: key)))
     }
 
     /// The recorded header fields; a pair that is not `[name, value]` with a valid field name

@@ -84,9 +84,10 @@ struct CassetteRedactionTests {
         #expect(text.contains("3600"))
     }
 
-    @Test("JSON that does not parse as one document keeps its secrets out too: behind )]}' or a byte-order mark, NDJSON, cut short",
+    @Test("JSON that does not parse as one document keeps its secrets out too: behind )]}' or a byte-order mark, NDJSON, cut short, an event stream, JSONP",
           arguments: [")]}'\n{\"access_token\":\"AT-SECRET\",\"expires_in\":3600}", "\u{FEFF}{\"access_token\":\"AT-SECRET\",\"expires_in\":3600}",
-                      "{\"refresh_token\":\"AT-SECRET\"}\n{\"expires_in\":3600}\n", "{\"access_token\":\"AT-SECRET\",\"expires_in\":36"])
+                      "{\"refresh_token\":\"AT-SECRET\"}\n{\"expires_in\":3600}\n", "{\"access_token\":\"AT-SECRET\",\"expires_in\":36",
+                      "data: {\"access_token\":\"AT-SECRET\",\"expires_in\":3600}\n\n", "cb({\"access_token\":\"AT-SECRET\",\"expires_in\":3600})"])
     func unparseableJSON(_ body: String) async throws {
         let (text, _) = try await record(Request<Data>(path: "/token"), response: .json(data: Data(body.utf8)))
         #expect(!text.contains("AT-SECRET"), "\(text)")
