@@ -11,30 +11,7 @@ import Darwin
 /// Which directories a `DiskCacheStore` trusts: in a shared place such as `/tmp`, another local
 /// user could create the cache directory first, or a symbolic link to theirs, and plant entries.
 @Suite("DiskCacheStore: the directory it trusts")
-struct DiskCacheDirectoryTrustTests {
-    /// A directory path under the temporary directory that does not exist yet, removed (with
-    /// its siblings) when `body` returns.
-    private func withDirectory(_ body: (URL) async throws -> Void) async throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("courier-disk-trust-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: root) }
-        try await body(root.appendingPathComponent("cache"))
-    }
-
-    private static func key(_ path: String) -> HTTPCacheKey {
-        HTTPCacheKey(namespace: "default", method: "GET", url: "https://api.example.com\(path)", credentials: nil)
-    }
-
-    private static func entry(_ key: HTTPCacheKey, fill: UInt8 = 0x61) -> CachedHTTPResponse {
-        CachedHTTPResponse(
-            key: key, response: HTTPResponse(status: .ok), body: Data(repeating: fill, count: 16),
-            requestDate: Date(timeIntervalSinceReferenceDate: 785_000_000), responseDate: Date(timeIntervalSinceReferenceDate: 785_000_001)
-        )
-    }
-
-    private static func fileURL(for key: HTTPCacheKey, in directory: URL) -> URL {
-        directory.appendingPathComponent(SHA256.hex(key.text) + ".cache")
-    }
-
+struct DiskCacheDirectoryTrustTests: DiskCacheTestBed {
     @Test("a directory that is a symbolic link, or another user's, is not used: what is planted there is never served, nothing is written there")
     func untrustedDirectoryRefused() async throws {
         try await withDirectory { directory in
