@@ -7,17 +7,12 @@
 /// The key is asked for only when a secret is digested: a request without one costs no
 /// lookup (``DiskCacheStore`` reads its key file the first time).
 package struct CacheDigest: Sendable {
-    /// The store whose key digests are made under; `nil` for plain SHA-256.
-    private let store: (any HTTPCacheStore)?
-
-    /// Plain SHA-256, whatever the store.
-    package static let unkeyed = CacheDigest(source: nil)
-
-    private init(source: (any HTTPCacheStore)?) { self.store = source }
+    /// The store whose key digests are made under (plain SHA-256 when it has none).
+    private let store: any HTTPCacheStore
 
     /// Digests under `store`'s key, when it has one.
     package init(store: any HTTPCacheStore) {
-        self.init(source: store)
+        self.store = store
     }
 
     /// The digest of `text`, labelled with what made it: `hmac-sha256:<hex>` or `sha256:<hex>`.
@@ -30,7 +25,7 @@ package struct CacheDigest: Sendable {
     package func hex(_ text: String) -> String { make(text).digest }
 
     private func make(_ text: String) -> (label: String, digest: String) {
-        guard let key = store?.digestKey, !key.isEmpty else { return ("sha256", SHA256.hex(text)) }
+        guard let key = store.digestKey, !key.isEmpty else { return ("sha256", SHA256.hex(text)) }
         return ("hmac-sha256", SHA256.hex(HMACSHA256.code(key: key, message: text.utf8)))
     }
 
