@@ -2,6 +2,11 @@
 struct Measurement: Sendable, Codable {
     /// Client CPU time per request, in microseconds (user + system of the whole process).
     var cpuMicros: Double
+    /// The system (kernel) part of ``cpuMicros``, in microseconds per request.
+    var systemCPUMicros: Double
+    /// The process's context switches per request (voluntary + involuntary): how often a
+    /// thread slept and was woken, or was preempted.
+    var contextSwitches: Double
     /// Requests completed per second of wall-clock time.
     var requestsPerSecond: Double
     /// The process's peak resident memory after the run, in bytes (monotonic over the process).

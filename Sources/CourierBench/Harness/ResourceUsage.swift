@@ -8,6 +8,12 @@ import Glibc
 struct ResourceUsage: Sendable {
     /// User + system CPU time of the whole process so far, in seconds (`getrusage(RUSAGE_SELF)`).
     var cpuSeconds: Double
+    /// The system (kernel) part of ``cpuSeconds``: system calls, and the scheduler's work when
+    /// one thread wakes another. Callgrind counts none of it.
+    var systemSeconds: Double
+    /// Context switches of the whole process so far, voluntary (a thread waits) and involuntary
+    /// (a thread is preempted): `ru_nvcsw + ru_nivcsw`.
+    var contextSwitches: Int
     /// The peak resident set size so far, in bytes: `VmHWM` of `/proc/self/status` (the peak
     /// of this process image, reset by ``resetPeak()``), or `ru_maxrss` where there is no
     /// `/proc`. (`ru_maxrss` alone would not do: Linux carries it over from the parent across
@@ -21,7 +27,8 @@ struct ResourceUsage: Sendable {
         let user = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
         let system = Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
         let peak = statusField("VmHWM") ?? Int(usage.ru_maxrss) * 1024  // both in KiB on Linux
-        return ResourceUsage(cpuSeconds: user + system, peakRSS: peak)
+        return ResourceUsage(cpuSeconds: user + system, systemSeconds: system,
+                             contextSwitches: Int(usage.ru_nvcsw) + Int(usage.ru_nivcsw), peakRSS: peak)
     }
 
     /// Resets the peak (`VmHWM`) to the current resident size, so that the next peak measures

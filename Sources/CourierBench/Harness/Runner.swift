@@ -23,6 +23,8 @@ enum Runner {
         let seconds = elapsed.secondsValue
         return Measurement(
             cpuMicros: (after.cpuSeconds - before.cpuSeconds) / Double(requests) * 1e6,
+            systemCPUMicros: (after.systemSeconds - before.systemSeconds) / Double(requests) * 1e6,
+            contextSwitches: Double(after.contextSwitches - before.contextSwitches) / Double(requests),
             requestsPerSecond: Double(requests) / seconds,
             peakRSS: after.peakRSS,
             currentRSS: ResourceUsage.currentRSS(),

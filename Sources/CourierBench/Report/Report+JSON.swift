@@ -33,6 +33,8 @@ extension Report {
                 let runs = results[scenario.key]?[mode] ?? []
                 modes[mode.rawValue] = [
                     "cpuMicrosPerRequest": Self.json(summary(scenario.key, mode) { $0.cpuMicros }),
+                    "systemCPUMicrosPerRequest": Self.json(summary(scenario.key, mode) { $0.systemCPUMicros }),
+                    "contextSwitchesPerRequest": Self.json(summary(scenario.key, mode) { $0.contextSwitches }),
                     "requestsPerSecond": Self.json(summary(scenario.key, mode) { $0.requestsPerSecond }),
                     "peakRSSBytes": runs.map(\.peakRSS).max() ?? 0,
                     "rssAfterRoundBytes": runs.map(\.currentRSS),
