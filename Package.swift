@@ -93,8 +93,11 @@ let package = Package(
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras", condition: .when(traits: ["AsyncHTTPClient"])),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["AsyncHTTPClient"])),
                 .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["AsyncHTTPClient"])),
+                .target(name: "CCourierZlib", condition: .when(traits: ["AsyncHTTPClient"])),
             ]
         ),
+        // The system zlib (headers and `libz`), for the AsyncHTTPClient transport's bounded inflater.
+        .systemLibrary(name: "CCourierZlib", providers: [.apt(["zlib1g-dev"]), .yum(["zlib-devel"])]),
 
         // MARK: Middleware with dependencies of their own (one product each, so the core stays light)
         .target(name: "CourierSigning", dependencies: ["Courier", .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["Signing"]))]),
@@ -155,6 +158,7 @@ let package = Package(
             name: "CourierBench",
             dependencies: [
                 "Courier", "CourierAsyncHTTPClient", "CourierURLSession", "CourierMacros",
+                .target(name: "CCourierZlib", condition: .when(traits: ["DevelopmentTools"])),
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["DevelopmentTools"])),
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["DevelopmentTools"])),
             ]
@@ -246,7 +250,7 @@ let package = Package(
 // clients through AsyncHTTPClient's own public imports; the core's and the other products'
 // imports — Foundation, HTTPTypes, OpenAPIRuntime, Logging, Tracing… — are in their public API.)
 let internalImportsByDefault: Set = ["CourierAsyncHTTPClient", "CourierSigning"]
-for target in package.targets {
+for target in package.targets where target.type != .system {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("ExistentialAny"))
     if target.type == .regular && target.name != "CourierTestServer" {

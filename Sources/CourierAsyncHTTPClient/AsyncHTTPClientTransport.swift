@@ -18,7 +18,8 @@ public import OpenAPIRuntime
 /// ```
 ///
 /// By default the transport uses one process-wide `HTTPClient` configured for Courier
-/// (redirects disabled — Courier follows them itself —, gzip/deflate decompression). Pass your
+/// (redirects disabled — Courier follows them itself —; gzip and deflate bodies are inflated by
+/// the transport, only as fast as they are read). Pass your
 /// own `HTTPClient` to control pools, TLS or proxies; configure it with
 /// ``AsyncHTTPClientTransport/recommendedConfiguration()`` so redirects stay with Courier. A
 /// client that follows redirects by itself (AsyncHTTPClient's default configuration) is refused:
@@ -29,7 +30,8 @@ public struct AsyncHTTPClientTransport: Transport {
     /// The client requests go through.
     public let client: HTTPClient
     /// Whether the transport asks for compressed responses (`Accept-Encoding: gzip, deflate`)
-    /// when the request does not say otherwise. Only useful when the client decompresses.
+    /// when the request does not say otherwise. Either way, a gzip or deflate body is decoded:
+    /// by the client when its decompression is on, else by the transport.
     public var requestsCompression: Bool
 
     /// The idle read timeout of ``client``, if known: a body whose deadline is further away than
@@ -56,7 +58,7 @@ public struct AsyncHTTPClientTransport: Transport {
         self.requestsCompression = requestsCompression ?? (client == nil)
         self.clientReadTimeout = client == nil ? Self.recommendedReadTimeout : clientReadTimeout
         self.clientFollowsRedirects = client.map(ClientRedirectMode.follows) ?? false
-        self.clientDecompresses = client.map { ClientRedirectMode.configuration(of: $0).map(Self.decompresses) ?? false } ?? true
+        self.clientDecompresses = client.map { ClientRedirectMode.configuration(of: $0).map(Self.decompresses) ?? false } ?? false
     }
 
     private static func decompresses(_ configuration: HTTPClient.Configuration) -> Bool {
@@ -68,7 +70,7 @@ public struct AsyncHTTPClientTransport: Transport {
     init(checkedClient client: HTTPClient, configuration: HTTPClient.Configuration, clientReadTimeout: Duration?) {
         self.client = client
         self.clientDecompresses = Self.decompresses(configuration)
-        self.requestsCompression = clientDecompresses
+        self.requestsCompression = true   // gzip and deflate are decoded here when the client does not
         self.clientReadTimeout = clientReadTimeout
         self.clientFollowsRedirects = false
     }
@@ -77,29 +79,25 @@ public struct AsyncHTTPClientTransport: Transport {
     public static let recommendedReadTimeout: Duration = .seconds(30)
 
     /// A configuration suited to Courier: no redirects (Courier follows them with its own
-    /// credential rules), gzip/deflate decompression, a 10 s connect timeout and a 30 s idle
-    /// read timeout (the longest a silent server can hold a request past its deadline while the
-    /// body streams).
-    ///
-    /// Decompression has no ratio limit: the limit that matters is the decoded size, and
-    /// Courier enforces ``Courier/APIConfiguration/maxResponseSize`` on decoded bytes as they
-    /// arrive (a gzip bomb ends in an ``Courier/APIError`` of kind ``Courier/APIError/Kind/resourceTooLarge``).
+    /// credential rules), the client's decompression off (the transport inflates gzip and
+    /// deflate itself), a 10 s connect timeout and a 30 s idle read timeout (the longest a
+    /// silent server can hold a request past its deadline while the body streams).
     /// AsyncHTTPClient's own tracing is off: ``CourierTracing`` records one span per request,
-    /// query redacted, instead of two. A
-    /// ratio limit refuses legitimate JSON, which often compresses 200–300:1. What the client
-    /// inflates before Courier counts it is bounded by deflate's ratio (at most ~1,032:1) times
-    /// what the event loop reads in one cycle (up to four reads of at most 64 KiB): measured
-    /// here, a 1 GB gzip bomb against a 1 MiB `maxResponseSize` raised the process's resident
-    /// memory by about 50 MiB for a moment before the request failed. Where that is too much
-    /// per request (a server handling many at once), set
-    /// `decompression: .enabled(limit: .size(n))` in your configuration: a body that inflates
-    /// past `n` then fails as soon as it does, with an ``Courier/APIError`` of kind
-    /// ``Courier/APIError/Kind/network`` that names the client's decompression limit.
+    /// query redacted, instead of two.
+    ///
+    /// Why the transport inflates rather than the client: AsyncHTTPClient inflates each network
+    /// read whole before anyone reads it, so one 64 KiB read of a gzip bomb (deflate reaches
+    /// ~1,032:1) can hold ~66 MiB per request before Courier counts a byte. The transport
+    /// inflates at most 64 KiB per chunk read, and reads the network only when zlib has used up
+    /// the last read: ``Courier/APIConfiguration/maxResponseSize`` counts decoded bytes and stops
+    /// a bomb with an ``Courier/APIError`` of kind ``Courier/APIError/Kind/resourceTooLarge``
+    /// after at most one compressed read and 64 KiB of output. There is no ratio limit: a
+    /// ratio limit refuses legitimate JSON, which often compresses 200–300:1.
     public static func recommendedConfiguration() -> HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
             timeout: .init(connect: .seconds(10), read: .nanoseconds(recommendedReadTimeout.saturatingNanoseconds)),
-            decompression: .enabled(limit: .none)
+            decompression: .disabled
         )
         configuration.httpVersion = .automatic
         // AsyncHTTPClient's own tracer would add a second client span per request, with the
@@ -195,16 +193,22 @@ public struct AsyncHTTPClientTransport: Transport {
             }
             return (head, nil)
         }
-        if let encoding = contentEncoding, !Self.isDecoded(encoding, clientDecompresses: clientDecompresses) {
-            // Never hand on a body that is still encoded as if it were the content (`br`,
-            // `zstd`, anything unknown, or gzip from a client that does not inflate).
-            throw TransportError(.other, "the response is encoded with '\(LogSafeText.escape(String(encoding.prefix(60))))', which this transport does not decode (it decodes \(clientDecompresses ? "gzip and deflate" : "none: the HTTPClient's decompression is off"))")
+        var inflates = false
+        if let encoding = contentEncoding {
+            switch Self.decoding(of: encoding, clientDecompresses: clientDecompresses) {
+            case .identity, .byClient: break
+            case .byTransport: inflates = true
+            case .unsupported:
+                // Never hand on a body that is still encoded as if it were the content (`br`,
+                // `zstd`, anything unknown).
+                throw TransportError(.other, "the response is encoded with '\(LogSafeText.escape(String(encoding.prefix(60))))', which this transport does not decode (it decodes gzip and deflate)")
+            }
         }
         var bodyLength = HTTPBody.Length.unknown
         if contentEncoding == nil, let value = contentLength, let count = BodyReading.contentLength(value) {
             bodyLength = .known(count)
         }
-        let body = ResponseBodySequence(body: response.body, deadline: context.deadline, readTimeout: clientReadTimeout)
+        let body = ResponseBodySequence(body: response.body, deadline: context.deadline, readTimeout: clientReadTimeout, inflates: inflates)
         if context.collectsResponseBody, context.idleTimeout == nil, case .known(let length) = bodyLength,
            length <= Int64(min(Self.wholeBodyLimit, context.maxResponseSize)) {
             let bytes = try await Self.readWhole(body, length: Int(length))[...]
@@ -241,14 +245,26 @@ public struct AsyncHTTPClientTransport: Transport {
 }
 
 extension AsyncHTTPClientTransport {
-    /// Whether a body with this `Content-Encoding` reaches Courier decoded: `identity`, or the
-    /// exact codings AsyncHTTPClient's decompressor inflates (`gzip`, `deflate`) when it is on.
-    static func isDecoded(_ encoding: String, clientDecompresses: Bool) -> Bool {
+    /// Who decodes a body in a given `Content-Encoding`.
+    enum Decoding: Equatable {
+        /// Nobody needs to: `identity`.
+        case identity
+        /// The `HTTPClient` (its decompression is on): `gzip` and `deflate`.
+        case byClient
+        /// The transport, with ``ResponseInflater``: `gzip` and `deflate` from a client whose
+        /// decompression is off (the recommended configuration).
+        case byTransport
+        /// Nobody: `br`, `zstd`, anything unknown.
+        case unsupported
+    }
+
+    /// Who decodes a body in `encoding`.
+    static func decoding(of encoding: String, clientDecompresses: Bool) -> Decoding {
         // Coding names are case-insensitive (RFC 9110 §8.4.1); NIO's decompressor inflates `GZIP` too.
         switch encoding.lowercased() {
-        case "identity", "": return true
-        case "gzip", "deflate": return clientDecompresses
-        default: return false
+        case "identity", "": return .identity
+        case "gzip", "deflate": return clientDecompresses ? .byClient : .byTransport
+        default: return .unsupported
         }
     }
 }

@@ -87,25 +87,56 @@ struct ByteBufferSequence: AsyncSequence, Sendable {
 /// before that timeout could fire, each wait for a chunk races a timer that ends at the deadline
 /// (two child tasks per chunk, so requests with deadlines further away than the read timeout —
 /// the default 60 s against 30 s — pay nothing).
+///
+/// A body in gzip or deflate that the client left encoded is inflated here, a bounded piece
+/// per chunk asked for (``ResponseInflater``).
 struct ResponseBodySequence: AsyncSequence, Sendable {
     typealias Element = ArraySlice<UInt8>
     let body: HTTPClientResponse.Body
     let deadline: ContinuousClock.Instant
     /// The client's idle read timeout (`nil`: none).
     let readTimeout: Duration?
+    /// Whether the body is gzip or deflate to inflate here.
+    var inflates = false
 
     struct AsyncIterator: AsyncIteratorProtocol {
         var base: HTTPClientResponse.Body.AsyncIterator
         let deadline: ContinuousClock.Instant
         let readTimeout: Duration?
+        /// Whether the body is to be inflated (``inflater`` is made on the first chunk).
+        let inflates: Bool
+        var inflater: ResponseInflater?
+        /// Compressed bytes read from the network that zlib has not consumed yet.
+        var compressed = ByteBuffer()
+        /// Whether any compressed byte has arrived: an empty body is empty, whatever its coding.
+        var receivedCompressed = false
 
         mutating func next() async throws -> ArraySlice<UInt8>? {
             try await nextBuffer().map { ArraySlice($0.readableBytesView) }
         }
 
-        /// The next chunk as AsyncHTTPClient delivered it (the transport copies it once, where
-        /// it is kept), or `nil` at the end.
+        /// The next chunk: as AsyncHTTPClient delivered it (the transport copies it once, where
+        /// it is kept), or inflated from it; `nil` at the end.
         mutating func nextBuffer() async throws -> ByteBuffer? {
+            guard inflates else { return try await nextReceived() }
+            let inflater = try self.inflater ?? ResponseInflater()
+            self.inflater = inflater
+            while true {
+                if let output = try inflater.inflate(&compressed) { return output }
+                // zlib has used up what was read: read more, only now.
+                guard let more = try await nextReceived() else {
+                    // Servers label empty bodies (a `201`, a `Content-Length: 0`) with their
+                    // usual coding; URLSession and SwiftNIO's decompressor accept them too.
+                    if inflater.isFinished || !receivedCompressed { return nil }
+                    throw ResponseInflater.truncated
+                }
+                if more.readableBytes > 0 { receivedCompressed = true }
+                compressed = more
+            }
+        }
+
+        /// The next chunk as AsyncHTTPClient delivered it, or `nil` at the end.
+        private mutating func nextReceived() async throws -> ByteBuffer? {
             let buffer: ByteBuffer?
             do {
                 if let readTimeout, ContinuousClock.now.advanced(by: readTimeout) <= deadline {
@@ -154,7 +185,7 @@ struct ResponseBodySequence: AsyncSequence, Sendable {
     }
 
     func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(base: body.makeAsyncIterator(), deadline: deadline, readTimeout: readTimeout)
+        AsyncIterator(base: body.makeAsyncIterator(), deadline: deadline, readTimeout: readTimeout, inflates: inflates)
     }
 }
 

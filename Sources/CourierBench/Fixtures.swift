@@ -24,6 +24,9 @@ enum Fixtures {
     static let generatedPath = "/generated"
     /// The path that reads a request body to its end and answers with its length.
     static let uploadPath = "/upload"
+    /// `GET /bomb?bytes=N`: `N` zero bytes as zlib-wrapped deflate (`Content-Encoding: deflate`),
+    /// about 1,000 times smaller on the wire (the transfer probes' decompression bomb).
+    static let bombPath = "/bomb"
     /// The path of the users JSON, cacheable for a year, with an `ETag` (``CacheRoutes``).
     static let cachedUsersPath = "/cached/users"
     /// The path of a 64 KiB body a cache must revalidate on every request (`no-cache`, `ETag`).

@@ -14,7 +14,9 @@ import OpenAPIRuntime
 ///   (AsyncHTTPClient sends it as it is produced; URLSession writes it to a temporary file first);
 /// - `download`: `download(_:to:)` of a body the server generates as it sends it;
 /// - `stalled`: `bytes(for:)` on such a body, one chunk read, then no reading for 3 s — with
-///   back-pressure the transfer pauses and memory stays flat.
+///   back-pressure the transfer pauses and memory stays flat;
+/// - `bomb`: `send` of a deflate bomb that inflates to that size, against a 1 MiB
+///   `maxResponseSize`: refused at the limit, and what inflating held before the refusal.
 ///
 /// The figure is the peak resident memory (`VmHWM`, reset after a warm-up) above the resident
 /// memory before the transfer. The target (issue 13) is ≤ 16 MiB for every case on both
@@ -40,7 +42,9 @@ enum TransferProbe {
     }
 
     /// The cases, in the order they run.
-    static let transfers = ["upload", "stream", "download", "stalled"]
+    static let transfers = ["upload", "stream", "download", "stalled", "bomb"]
+    /// The `maxResponseSize` of the `bomb` case.
+    static let bombLimit = 1 << 20
     /// The transports, by short name.
     static let transports = ["ahc", "urlsession"]
     /// How long the `stalled` reader stops reading.
@@ -85,7 +89,8 @@ enum TransferProbe {
                 let failures = Set(runs.compactMap(\.error)).map { String($0.prefix(160)) }.joined(separator: "; ")
                 let figure = runs.allSatisfy { $0.error != nil } ? "—" : "\(Report.range(growth, 1)) MiB"
                 let label = ["upload": "upload(_:fromFile:)", "stream": "upload of a .stream body (unknown length)",
-                             "download": "download(_:to:)", "stalled": "bytes(for:), reader stalled 3 s"][transfer] ?? transfer
+                             "download": "download(_:to:)", "stalled": "bytes(for:), reader stalled 3 s",
+                             "bomb": "deflate bomb (zeros, ~1,000:1) against a 1 MiB maxResponseSize"][transfer] ?? transfer
                 lines.append("| \(label) | \(transport) | \(figure) | \(runs.count) | \(failures.isEmpty ? "none" : failures) |")
             }
         }
@@ -139,6 +144,18 @@ enum TransferProbe {
                 result.bytesMoved = Int64(String(decoding: answer, as: UTF8.self)) ?? -1
             case "download":
                 result.bytesMoved = try await client.download(generated, to: file).byteCount
+            case "bomb":
+                // Refused at the size limit is the expected outcome; the figure is what inflating
+                // cost in memory before the limit stopped it.
+                let limited = Request<Data>(path: RequestPath(verbatim: Fixtures.bombPath),
+                                            query: [URLQueryItem(name: "bytes", value: String(bytes))],
+                                            options: RequestOptions(timeout: .seconds(600), maxResponseSize: bombLimit))
+                do {
+                    _ = try await client.send(limited)
+                    result.error = "the bomb was accepted"
+                } catch let error as APIError where error.kind == .resourceTooLarge {
+                    result.bytesMoved = Int64(bytes)
+                }
             case "stalled":
                 let stream = try await client.bytes(for: generated)
                 var iterator = stream.makeAsyncIterator()

@@ -32,6 +32,11 @@ enum BenchServer {
             return Response(status: .ok, headers: [.contentType: "application/octet-stream"],
                             body: GeneratedBody.response(size: size))
         }
+        router.get(RouterPath(stringLiteral: Fixtures.bombPath)) { request, _ in
+            let size = request.uri.queryParameters.get("bytes", as: Int.self) ?? Fixtures.largeSize
+            return Response(status: .ok, headers: [.contentType: "application/json", .contentEncoding: "deflate"],
+                            body: ResponseBody(byteBuffer: ByteBuffer(bytes: try DeflateBomb.zeros(size))))
+        }
         CacheRoutes.add(to: router, users: users)
         router.post(RouterPath(stringLiteral: Fixtures.uploadPath)) { request, _ -> String in
             var received = 0

@@ -1,0 +1,175 @@
+import AsyncHTTPClient
+import Courier
+import Foundation
+@testable import CourierAsyncHTTPClient
+@testable import CourierTestServer
+import NIOCore
+import Synchronization
+import Testing
+
+/// The AsyncHTTPClient transport inflates gzip and deflate itself, a bounded piece per chunk
+/// read, and reads the network only when the last read is used up (a gzip bomb never sits
+/// inflated in memory).
+@Suite("ResponseInflater")
+struct ResponseInflaterTests {
+    /// 300 KiB of JSON-like text.
+    static let content: [UInt8] = Array((0..<12_000).map { "{\"id\":\($0),\"n\":\"x\"}," }.joined().utf8.prefix(300 * 1024))
+
+    /// `content` as zlib-wrapped deflate (RFC 1950): the stored blocks of `Gzip` between a zlib
+    /// header and an Adler-32.
+    static func zlibWrapped(_ input: [UInt8]) -> [UInt8] {
+        let gzip = Gzip.compress(input)
+        var a: UInt32 = 1, b: UInt32 = 0
+        for byte in input { a = (a + UInt32(byte)) % 65_521; b = (b + a) % 65_521 }
+        let adler = (b << 16) | a
+        return [0x78, 0x01] + gzip[10..<(gzip.count - 8)] + [UInt8(adler >> 24), UInt8((adler >> 16) & 0xFF), UInt8((adler >> 8) & 0xFF), UInt8(adler & 0xFF)]
+    }
+
+    /// Feeds `compressed` to an inflater in pieces of `slice` bytes, as network reads.
+    static func inflate(_ compressed: [UInt8], slice: Int) throws -> (output: [UInt8], largestPiece: Int) {
+        let inflater = try ResponseInflater()
+        var output: [UInt8] = []
+        var largest = 0
+        var offset = 0
+        var pending = ByteBuffer()
+        while true {
+            if let piece = try inflater.inflate(&pending) {
+                largest = max(largest, piece.readableBytes)
+                output += piece.readableBytesView
+                continue
+            }
+            guard offset < compressed.count else { break }
+            let end = min(compressed.count, offset + slice)
+            pending = ByteBuffer(bytes: compressed[offset..<end])
+            offset = end
+        }
+        #expect(inflater.isFinished)
+        return (output, largest)
+    }
+
+    @Test("gzip and deflate inflate to the original bytes, however the reads are cut", arguments: [1, 7, 4096, 1 << 20])
+    func roundTrip(slice: Int) throws {
+        for compressed in [Gzip.compress(Self.content), Self.zlibWrapped(Self.content)] {
+            let (output, largest) = try Self.inflate(compressed, slice: slice)
+            #expect(output == Self.content)
+            #expect(largest <= ResponseInflater.outputLimit)
+        }
+    }
+
+    @Test("a gzip body is decoded whoever inflates it: the transport (the client's decompression off) or the client (on)",
+          arguments: [false, true])
+    func decodedEitherWay(clientDecompresses: Bool) async throws {
+        try await withFaultServer { (server: FaultServer) async throws in
+            var configuration = AsyncHTTPClientTransport.recommendedConfiguration()
+            if clientDecompresses { configuration.decompression = .enabled(limit: .none) }
+            let http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+            do {
+                let transport = AsyncHTTPClientTransport(client: http, requestsCompression: true, clientReadTimeout: .seconds(30))
+                let client = APIClient(configuration: APIConfiguration(baseURL: server.baseURL), transport: transport)
+                let data = try await client.send(Request<Data>(path: "/compressed-json", query: [.init(name: "kb", value: "512")]))
+                #expect(data.count >= 512 * 1024)
+                #expect(data.first == UInt8(ascii: "[") && data.last == UInt8(ascii: "]"))
+            } catch {
+                try await http.shutdown()
+                throw error
+            }
+            try await http.shutdown()
+        }
+    }
+
+    @Test("a bomb in one read yields at most 64 KiB per call and leaves the rest of the read unread")
+    func bombIsInflatedPieceByPiece() throws {
+        let bomb = DeflateZeros.gzipBomb(inflatedSize: 100 * 1024 * 1024)   // ~630 KB
+        let inflater = try ResponseInflater()
+        var input = ByteBuffer(bytes: bomb)
+        let first = try #require(try inflater.inflate(&input))
+        #expect(first.readableBytes <= ResponseInflater.outputLimit)
+        #expect(input.readableBytes > bomb.count - 1024, "zlib read only what 64 KiB of output needs")
+        var total = first.readableBytes
+        for _ in 0..<20 {
+            let piece = try #require(try inflater.inflate(&input))
+            #expect(piece.readableBytes <= ResponseInflater.outputLimit)
+            total += piece.readableBytes
+        }
+        #expect(total <= 21 * ResponseInflater.outputLimit)
+    }
+
+    @Test("data that is not gzip or deflate is an error naming it")
+    func corruptData() throws {
+        let inflater = try ResponseInflater()
+        var input = ByteBuffer(string: "this is not compressed at all, just text")
+        #expect {
+            _ = try inflater.inflate(&input)
+        } throws: { error in
+            (error as? TransportError)?.description.contains("not valid gzip or deflate") == true
+        }
+    }
+
+    @Test("bytes after the end of the compressed stream are an error, not ignored")
+    func trailingData() throws {
+        var input = ByteBuffer(bytes: Gzip.compress(Array("hello".utf8)) + Array("junk".utf8))
+        let inflater = try ResponseInflater()
+        #expect {
+            while try inflater.inflate(&input) != nil {}
+        } throws: { error in
+            (error as? TransportError)?.description.contains("after the end") == true
+        }
+    }
+
+    @Test("the body sequence reads the next network chunk only when the last is used up, and reports truncation")
+    func readsOnDemand() async throws {
+        let bomb = DeflateZeros.gzipBomb(inflatedSize: 50 * 1024 * 1024)
+        let chunks = stride(from: 0, to: bomb.count, by: 64 * 1024).map { ByteBuffer(bytes: bomb[$0..<min(bomb.count, $0 + 64 * 1024)]) }
+        let pulled = PullCounter()
+        let counted = CountingChunks(chunks: chunks, pulled: pulled)
+        let sequence = ResponseBodySequence(body: .stream(counted), deadline: .now + .seconds(60), readTimeout: .seconds(30), inflates: true)
+        var iterator = sequence.makeAsyncIterator()
+        var inflated = 0
+        while inflated < 4 * 1024 * 1024, let piece = try await iterator.nextBuffer() {
+            #expect(piece.readableBytes <= ResponseInflater.outputLimit)
+            inflated += piece.readableBytes
+        }
+        // 4 MiB of zeros come from ~25 KB of the bomb: the first 64 KiB read, nothing more.
+        #expect(pulled.count.load(ordering: .relaxed) == 1)
+
+        var empty = ResponseBodySequence(body: .bytes(ByteBuffer()), deadline: .now + .seconds(60), readTimeout: .seconds(30), inflates: true).makeAsyncIterator()
+        #expect(try await empty.nextBuffer() == nil, "an empty body labelled gzip is empty")
+
+        let cut = Array(Gzip.compress(Self.content).dropLast(100))
+        var truncated = ResponseBodySequence(body: .bytes(ByteBuffer(bytes: cut)), deadline: .now + .seconds(60), readTimeout: .seconds(30), inflates: true).makeAsyncIterator()
+        await #expect {
+            while try await truncated.nextBuffer() != nil {}
+        } throws: { error in
+            (error as? TransportError)?.description.contains("truncated") == true
+        }
+    }
+}
+
+/// Chunks as an async sequence that counts how many were asked for.
+private struct CountingChunks: AsyncSequence, Sendable {
+    typealias Element = ByteBuffer
+    let chunks: [ByteBuffer]
+    let pulled: PullCounter
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var index = 0
+        let chunks: [ByteBuffer]
+        let pulled: PullCounter
+
+        mutating func next() async -> ByteBuffer? {
+            guard index < chunks.count else { return nil }
+            pulled.count.add(1, ordering: .relaxed)
+            defer { index += 1 }
+            return chunks[index]
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(chunks: chunks, pulled: pulled)
+    }
+}
+
+/// How many chunks were asked for.
+private final class PullCounter: Sendable {
+    let count = Atomic<Int>(0)
+}
