@@ -67,6 +67,13 @@ struct Options: Sendable {
     var json = false
     /// Rounds per scenario (each figure is a median over rounds).
     var rounds = 5
+    /// Rounds in child processes: each round runs in a fresh `courier-bench` process (`nil`:
+    /// every round in this process). A client's cost at 64 in flight depends on how
+    /// AsyncHTTPClient spread its connections over the event loops, which is drawn once per
+    /// client and kept for the life of the process; fresh processes draw again.
+    var processes: Int?
+    /// A child of `--processes`: print the round's raw measurements as one JSON line, no report.
+    var emitsMeasurements = false
     /// Requests per sequential run.
     var sequentialRequests = 2_000
     /// Requests per concurrent run.
@@ -127,6 +134,10 @@ struct Options: Sendable {
       --json              print one JSON object (figures and `ratios`) as the last line
       --quick             a short run: 3 rounds, 100 sequential, 640 concurrent requests
       --rounds N          rounds per scenario (default 5)
+      --processes N       N rounds, each in a fresh child process (instead of --rounds in this
+                          one): every client draws its connections' event loops anew, which at 64
+                          in flight moves CPU per request by up to ±15 % for the life of a process;
+                          no connection counts in this mode
       --sequential N      requests per sequential run (default 2000)
       --concurrent N      requests per concurrent run (default 10000)
       --in-flight N       requests in flight in a concurrent run (default 64)
@@ -199,6 +210,8 @@ struct Options: Sendable {
                 options.sequentialRequests = 100
                 options.concurrentRequests = 640
             case "--rounds": options.rounds = try number(argument)
+            case "--processes": options.processes = try number(argument)
+            case "--emit-measurements": options.emitsMeasurements = true
             case "--sequential": options.sequentialRequests = try number(argument)
             case "--concurrent": options.concurrentRequests = try number(argument)
             case "--in-flight": options.inFlight = try number(argument)

@@ -49,10 +49,19 @@ enum BenchmarkRun {
             ? scenarios.filter { options.families?.contains($0.key) ?? true }
             : selected(scenarios, families: options.families)
 
-        let results = try await Rounds(scenarios: wanted, options: options, connections: { server.acceptedConnections() })
-            .run(progress: log)
+        let results: Rounds.Results
+        if let processes = options.processes {
+            results = try ProcessRounds.run(processes, options: options, port: server.port, log: log)
+        } else {
+            results = try await Rounds(scenarios: wanted, options: options, connections: { server.acceptedConnections() })
+                .run(progress: log)
+        }
         try await ahc.shutdown()
         urlSession.shutdown()
+        if options.emitsMeasurements {
+            print(String(decoding: try JSONEncoder().encode(results), as: UTF8.self))
+            return
+        }
 
         var memory: [MemoryProbe.Result] = []
         if !options.quick && !options.skipMemory {

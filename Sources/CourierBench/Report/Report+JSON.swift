@@ -54,7 +54,8 @@ extension Report {
         object["pairs"] = Dictionary(uniqueKeysWithValues: pairs.map { pair in
             (pair.key, ["subject": pair.subject, "baseline": pair.baseline, "defaultVersusDefault": pair.isDefaultVersusDefault] as [String: Any])
         })
-        object["settings"] = ["rounds": options.rounds, "sequentialRequests": options.sequentialRequests,
+        object["settings"] = ["rounds": options.processes ?? options.rounds, "roundsInOwnProcesses": options.processes != nil,
+                              "sequentialRequests": options.sequentialRequests,
                               "concurrentRequests": options.concurrentRequests, "inFlight": options.inFlight, "quick": options.quick]
         let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
         return String(decoding: data, as: UTF8.self)

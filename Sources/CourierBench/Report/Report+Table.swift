@@ -6,7 +6,8 @@ extension Report {
     /// the connections each scenario opened; then memory.
     func table() -> String {
         var lines: [String] = []
-        lines.append("Courier / raw ratios (median of \(options.rounds) interleaved rounds, min–max); CPU: lower is better, req/s: higher is better")
+        let rounds = options.processes.map { "\($0) rounds, each in its own process" } ?? "\(options.rounds) interleaved rounds"
+        lines.append("Courier / raw ratios (median of \(rounds), min–max); CPU: lower is better, req/s: higher is better")
         for (title, isDefault) in [("Same configuration (the raw client is given Courier's configuration)", false),
                                    ("Default against default (each side as it comes)", true)] {
             let keys = Set(pairs.filter { $0.isDefaultVersusDefault == isDefault && !$0.isCache }.map(\.key))
