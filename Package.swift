@@ -208,6 +208,7 @@ let package = Package(
             name: "CourierIntegrationTests",
             dependencies: [
                 "Courier", "CourierURLSession", "CourierAsyncHTTPClient", "CourierTesting", "CourierTestServer",
+                .target(name: "CCourierZlib", condition: .when(traits: ["DevelopmentTools"])),
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["DevelopmentTools"])),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["DevelopmentTools"])),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["DevelopmentTools"])),

@@ -31,7 +31,9 @@ public struct AsyncHTTPClientTransport: Transport {
     public let client: HTTPClient
     /// Whether the transport asks for compressed responses (`Accept-Encoding: gzip, deflate`)
     /// when the request does not say otherwise. Either way, a gzip or deflate body is decoded:
-    /// by the client when its decompression is on, else by the transport.
+    /// by the client when its decompression is on, else by the transport. Defaults to `true`,
+    /// unless the configuration of a client you pass in cannot be read (then such bodies are
+    /// refused, and not asked for).
     public var requestsCompression: Bool
 
     /// The idle read timeout of ``client``, if known: a body whose deadline is further away than
@@ -40,9 +42,10 @@ public struct AsyncHTTPClientTransport: Transport {
 
     /// Whether ``client`` follows redirects itself (`nil`: unknown; each response is checked).
     private let clientFollowsRedirects: Bool?
-    /// Whether ``client`` inflates gzip and deflate bodies; a body in any other coding, or in
-    /// these when the client does not inflate, is refused rather than passed on still encoded.
-    private let clientDecompresses: Bool
+    /// Whether ``client`` inflates gzip and deflate bodies (`false`: the transport does; `nil`:
+    /// unknown, so such bodies are refused: inflating twice, or not at all, would hand on other
+    /// bytes). A body in any other coding is refused rather than passed on still encoded.
+    private let clientDecompresses: Bool?
 
     /// Creates a transport over the shared Courier-configured client, or over `client`.
     ///
@@ -55,10 +58,12 @@ public struct AsyncHTTPClientTransport: Transport {
     /// whose deadline lies further away; leave it `nil` when the client has none or you do not know.
     public init(client: HTTPClient? = nil, requestsCompression: Bool? = nil, clientReadTimeout: Duration? = nil) {
         self.client = client ?? SharedHTTPClient.client
-        self.requestsCompression = requestsCompression ?? (client == nil)
         self.clientReadTimeout = client == nil ? Self.recommendedReadTimeout : clientReadTimeout
         self.clientFollowsRedirects = client.map(ClientRedirectMode.follows) ?? false
-        self.clientDecompresses = client.map { ClientRedirectMode.configuration(of: $0).map(Self.decompresses) ?? false } ?? false
+        let clientDecompresses: Bool? = if let client { ClientRedirectMode.configuration(of: client).map(Self.decompresses) } else { false }
+        self.clientDecompresses = clientDecompresses
+        // gzip and deflate are decoded whenever it is known who decodes them.
+        self.requestsCompression = requestsCompression ?? (clientDecompresses != nil)
     }
 
     private static func decompresses(_ configuration: HTTPClient.Configuration) -> Bool {
@@ -169,8 +174,9 @@ public struct AsyncHTTPClientTransport: Transport {
         head.headerFields = fields
 
         if let encoding = contentEncoding, encoding.contains(",") {
-            // AsyncHTTPClient decodes one gzip or deflate layer; a stack of codings would reach
-            // the caller still encoded (and stacks are a known decompression-bomb vector).
+            // One gzip or deflate layer is decoded (by the transport or the client); a stack of
+            // codings would reach the caller still encoded (and stacks are a known
+            // decompression-bomb vector).
             throw TransportError(.other, "the response has stacked content codings ('\(LogSafeText.escape(String(encoding.prefix(60))))'); at most one is accepted")
         }
         if request.method == .head || response.status.code == 204 || response.status.code == 304 {
@@ -193,22 +199,24 @@ public struct AsyncHTTPClientTransport: Transport {
             }
             return (head, nil)
         }
-        var inflates = false
+        var inflating: String?
         if let encoding = contentEncoding {
             switch Self.decoding(of: encoding, clientDecompresses: clientDecompresses) {
             case .identity, .byClient: break
-            case .byTransport: inflates = true
+            case .byTransport: inflating = encoding.lowercased()
             case .unsupported:
                 // Never hand on a body that is still encoded as if it were the content (`br`,
                 // `zstd`, anything unknown).
                 throw TransportError(.other, "the response is encoded with '\(LogSafeText.escape(String(encoding.prefix(60))))', which this transport does not decode (it decodes gzip and deflate)")
+            case .unknownDecoder:
+                throw TransportError(.other, "the response is encoded with '\(LogSafeText.escape(String(encoding.prefix(60))))', and whether the HTTPClient inflates it could not be read; create the client with AsyncHTTPClientTransport.recommendedConfiguration()")
             }
         }
         var bodyLength = HTTPBody.Length.unknown
         if contentEncoding == nil, let value = contentLength, let count = BodyReading.contentLength(value) {
             bodyLength = .known(count)
         }
-        let body = ResponseBodySequence(body: response.body, deadline: context.deadline, readTimeout: clientReadTimeout, inflates: inflates)
+        let body = ResponseBodySequence(body: response.body, deadline: context.deadline, readTimeout: clientReadTimeout, inflating: inflating)
         if context.collectsResponseBody, context.idleTimeout == nil, case .known(let length) = bodyLength,
            length <= Int64(min(Self.wholeBodyLimit, context.maxResponseSize)) {
             let bytes = try await Self.readWhole(body, length: Int(length))[...]
@@ -256,14 +264,22 @@ extension AsyncHTTPClientTransport {
         case byTransport
         /// Nobody: `br`, `zstd`, anything unknown.
         case unsupported
+        /// Nobody: `gzip` or `deflate` from a client whose decompression setting could not be
+        /// read (the transport would inflate a body twice, or not at all).
+        case unknownDecoder
     }
 
-    /// Who decodes a body in `encoding`.
-    static func decoding(of encoding: String, clientDecompresses: Bool) -> Decoding {
+    /// Who decodes a body in `encoding` (`clientDecompresses`: `nil` when unknown).
+    static func decoding(of encoding: String, clientDecompresses: Bool?) -> Decoding {
         // Coding names are case-insensitive (RFC 9110 §8.4.1); NIO's decompressor inflates `GZIP` too.
         switch encoding.lowercased() {
         case "identity", "": return .identity
-        case "gzip", "deflate": return clientDecompresses ? .byClient : .byTransport
+        case "gzip", "deflate":
+            switch clientDecompresses {
+            case true?: return .byClient
+            case false?: return .byTransport
+            case nil: return .unknownDecoder
+            }
         default: return .unsupported
         }
     }

@@ -96,15 +96,15 @@ struct ResponseBodySequence: AsyncSequence, Sendable {
     let deadline: ContinuousClock.Instant
     /// The client's idle read timeout (`nil`: none).
     let readTimeout: Duration?
-    /// Whether the body is gzip or deflate to inflate here.
-    var inflates = false
+    /// The coding to inflate here (`gzip` or `deflate`, lowercased), `nil` for none.
+    var inflating: String?
 
     struct AsyncIterator: AsyncIteratorProtocol {
         var base: HTTPClientResponse.Body.AsyncIterator
         let deadline: ContinuousClock.Instant
         let readTimeout: Duration?
-        /// Whether the body is to be inflated (``inflater`` is made on the first chunk).
-        let inflates: Bool
+        /// The coding to inflate (``inflater`` is made on the first chunk), `nil` for none.
+        let inflating: String?
         var inflater: ResponseInflater?
         /// Compressed bytes read from the network that zlib has not consumed yet.
         var compressed = ByteBuffer()
@@ -118,20 +118,29 @@ struct ResponseBodySequence: AsyncSequence, Sendable {
         /// The next chunk: as AsyncHTTPClient delivered it (the transport copies it once, where
         /// it is kept), or inflated from it; `nil` at the end.
         mutating func nextBuffer() async throws -> ByteBuffer? {
-            guard inflates else { return try await nextReceived() }
-            let inflater = try self.inflater ?? ResponseInflater()
+            guard let inflating else { return try await nextReceived() }
+            let inflater = try self.inflater ?? ResponseInflater(rawDeflateFallback: inflating == "deflate")
             self.inflater = inflater
             while true {
                 if let output = try inflater.inflate(&compressed) { return output }
                 // zlib has used up what was read: read more, only now.
                 guard let more = try await nextReceived() else {
                     // Servers label empty bodies (a `201`, a `Content-Length: 0`) with their
-                    // usual coding; URLSession and SwiftNIO's decompressor accept them too.
-                    if inflater.isFinished || !receivedCompressed { return nil }
-                    throw ResponseInflater.truncated
+                    // usual coding; URLSession accepts them too.
+                    if !receivedCompressed { return nil }
+                    guard inflater.isFinished else { throw ResponseInflater.truncated }
+                    // What is left cannot start another gzip member: it is one byte.
+                    guard compressed.readableBytes == 0 else { throw ResponseInflater.trailingData }
+                    return nil
                 }
                 if more.readableBytes > 0 { receivedCompressed = true }
-                compressed = more
+                // Bytes zlib left (a gzip member's first byte at the end of a read) come first.
+                if compressed.readableBytes == 0 {
+                    compressed = more
+                } else {
+                    var more = more
+                    compressed.writeBuffer(&more)
+                }
             }
         }
 
@@ -185,7 +194,7 @@ struct ResponseBodySequence: AsyncSequence, Sendable {
     }
 
     func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(base: body.makeAsyncIterator(), deadline: deadline, readTimeout: readTimeout, inflates: inflates)
+        AsyncIterator(base: body.makeAsyncIterator(), deadline: deadline, readTimeout: readTimeout, inflating: inflating)
     }
 }
 

@@ -22,18 +22,25 @@ final class ResponseInflater {
     private let stream: UnsafeMutablePointer<z_stream>
     /// Whether the compressed stream has ended (zlib saw its trailer).
     private(set) var isFinished = false
+    /// Whether a body that is neither gzip nor zlib-wrapped may be raw deflate (RFC 1951), as
+    /// some servers send for `deflate`: tried once, on the first bytes, as libcurl does.
+    private var mayBeRawDeflate: Bool
+    /// Whether zlib has consumed any byte yet.
+    private var started = false
 
     /// A decoder for gzip or zlib-wrapped deflate, told apart by their headers (zlib's automatic
-    /// detection, as SwiftNIO's decompressor does for both codings).
-    init() throws {
+    /// detection, as SwiftNIO's decompressor does for both codings); with `rawDeflateFallback`
+    /// (for `Content-Encoding: deflate`), raw deflate too.
+    init(rawDeflateFallback: Bool = false) throws {
+        mayBeRawDeflate = rawDeflateFallback
         stream = .allocate(capacity: 1)
         stream.initialize(to: z_stream())
         // 15: the largest window; + 32: accept a gzip or a zlib header.
         let status = CCourierZlib_inflateInit2(stream, 15 + 32)
+        // On failure `deinit` still runs and frees `stream` (`inflateEnd` ignores a stream
+        // whose initialisation failed).
         guard status == Z_OK else {
-            stream.deinitialize(count: 1)
-            stream.deallocate()
-            throw TransportError(.other, "the compressed response could not be inflated: zlib could not start (\(status))")
+            throw TransportError(.other, "the compressed response could not be inflated: zlib could not start (\(Self.describe(status, stream)))")
         }
     }
 
@@ -46,56 +53,93 @@ final class ResponseInflater {
     /// Inflates from the front of `input` (what zlib reads is removed from it) and returns at
     /// most ``outputLimit`` decoded bytes, or `nil` when zlib needs more input (or the stream has
     /// ended and `input` is empty). Throws on data that is not gzip or deflate, and on data after
-    /// the end of the stream.
+    /// the end of the stream that does not start another gzip member.
     func inflate(_ input: inout ByteBuffer) throws -> ByteBuffer? {
-        if isFinished {
-            guard input.readableBytes == 0 else { throw Self.trailingData }
-            return nil
+        while true {
+            if isFinished {
+                guard input.readableBytes > 0 else { return nil }
+                // Another gzip member (RFC 1952 §2.2: a gzip file is a series of members)?
+                guard input.getInteger(at: input.readerIndex, as: UInt8.self) == 0x1F else { throw Self.trailingData }
+                guard input.readableBytes >= 2 else { return nil }   // its second byte is in the next read
+                guard input.getInteger(at: input.readerIndex + 1, as: UInt8.self) == 0x8B else { throw Self.trailingData }
+                inflateReset(stream)
+                isFinished = false
+            }
+            let output = try inflateOnce(&input)
+            if output.readableBytes > 0 { return output }
+            // Nothing came out: zlib needs more input, unless the stream ended with bytes left.
+            if !isFinished || input.readableBytes == 0 { return nil }
         }
+    }
+
+    /// One call to zlib: at most ``outputLimit`` bytes out of the front of `input`.
+    private func inflateOnce(_ input: inout ByteBuffer) throws -> ByteBuffer {
         // Small bodies get a small buffer; a large or highly compressed one fills the limit.
         let capacity = min(Self.outputLimit, max(4096, input.readableBytes.multipliedReportingOverflow(by: 8).partialValue))
         var output = ByteBufferAllocator().buffer(capacity: capacity)
         var status = Z_OK
         var consumed = 0
-        try input.withUnsafeMutableReadableBytes { source in
+        try input.withUnsafeReadableBytes { source in
             try output.writeWithUnsafeMutableBytes(minimumWritableBytes: capacity) { target in
                 let space = min(target.count, Self.outputLimit)
-                stream.pointee.next_in = source.baseAddress?.assumingMemoryBound(to: Bytef.self)
-                stream.pointee.avail_in = UInt32(source.count)   // one network read: far below 4 GiB
-                stream.pointee.next_out = target.baseAddress?.assumingMemoryBound(to: Bytef.self)
-                stream.pointee.avail_out = UInt32(space)
-                defer {
-                    stream.pointee.next_in = nil
-                    stream.pointee.avail_in = 0
-                    stream.pointee.next_out = nil
-                    stream.pointee.avail_out = 0
+                while true {
+                    // zlib never writes through `next_in` (its `z_const` is off by default).
+                    stream.pointee.next_in = source.baseAddress.map { UnsafeMutablePointer(mutating: $0.assumingMemoryBound(to: Bytef.self)) }
+                    stream.pointee.avail_in = UInt32(source.count)   // one network read: far below 4 GiB
+                    stream.pointee.next_out = target.baseAddress?.assumingMemoryBound(to: Bytef.self)
+                    stream.pointee.avail_out = UInt32(space)
+                    defer {
+                        stream.pointee.next_in = nil
+                        stream.pointee.avail_in = 0
+                        stream.pointee.next_out = nil
+                        stream.pointee.avail_out = 0
+                    }
+                    status = CCourierZlib.inflate(stream, Z_NO_FLUSH)
+                    if status == Z_DATA_ERROR, !started, mayBeRawDeflate {
+                        // Neither a gzip nor a zlib header: start again as raw deflate, once.
+                        mayBeRawDeflate = false
+                        inflateReset2(stream, -15)
+                        continue
+                    }
+                    consumed = source.count - Int(stream.pointee.avail_in)
+                    switch status {
+                    case Z_OK, Z_STREAM_END:
+                        break
+                    case Z_BUF_ERROR:
+                        // No progress possible: zlib needs more input (its output space was not full).
+                        break
+                    default:
+                        throw Self.corrupt(status, stream)
+                    }
+                    return space - Int(stream.pointee.avail_out)
                 }
-                status = CCourierZlib.inflate(stream, Z_NO_FLUSH)
-                consumed = source.count - Int(stream.pointee.avail_in)
-                switch status {
-                case Z_OK, Z_STREAM_END:
-                    break
-                case Z_BUF_ERROR:
-                    // No progress possible: zlib needs more input (its output space was not full).
-                    break
-                default:
-                    throw Self.corrupt(status)
-                }
-                return space - Int(stream.pointee.avail_out)
             }
         }
         input.moveReaderIndex(forwardBy: consumed)
-        if status == Z_STREAM_END {
-            isFinished = true
-            if input.readableBytes > 0 { throw Self.trailingData }
+        if consumed > 0 {
+            started = true
+            mayBeRawDeflate = false
         }
-        return output.readableBytes > 0 ? output : nil
+        if status == Z_STREAM_END { isFinished = true }
+        return output
+    }
+
+    /// zlib's status, with its own message when it gave one.
+    private static func describe(_ status: Int32, _ stream: UnsafeMutablePointer<z_stream>) -> String {
+        let message = stream.pointee.msg.map { String(cString: $0) }
+        let name = switch status {
+        case Z_DATA_ERROR: "the data is not valid gzip or deflate"
+        case Z_NEED_DICT: "it needs a preset dictionary, which HTTP never supplies"
+        case Z_MEM_ERROR: "out of memory"
+        case Z_VERSION_ERROR: "the zlib library does not match its headers"
+        default: "zlib error \(status)"
+        }
+        return message.map { "\(name): \(LogSafeText.escape(String($0.prefix(100))))" } ?? name
     }
 
     /// The error for data zlib cannot inflate.
-    static func corrupt(_ status: Int32) -> TransportError {
-        let reason = status == Z_DATA_ERROR ? "the data is not valid gzip or deflate" : "zlib error \(status)"
-        return TransportError(.other, "the compressed response could not be inflated: \(reason)")
+    static func corrupt(_ status: Int32, _ stream: UnsafeMutablePointer<z_stream>) -> TransportError {
+        TransportError(.other, "the compressed response could not be inflated: \(describe(status, stream))")
     }
 
     /// The error for bytes after the end of the compressed stream.

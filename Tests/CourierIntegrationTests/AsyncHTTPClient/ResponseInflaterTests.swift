@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import CCourierZlib
 import Courier
 import Foundation
 @testable import CourierAsyncHTTPClient
@@ -54,6 +55,77 @@ struct ResponseInflaterTests {
             #expect(output == Self.content)
             #expect(largest <= ResponseInflater.outputLimit)
         }
+    }
+
+    /// `input` compressed by zlib at its best level (zlib format: Huffman codes and
+    /// back-references, unlike `Gzip`'s stored blocks).
+    static func deflated(_ input: [UInt8]) throws -> [UInt8] {
+        var length = compressBound(uLong(input.count))
+        var output = [UInt8](repeating: 0, count: Int(length))
+        let status = output.withUnsafeMutableBufferPointer { target in
+            input.withUnsafeBufferPointer { compress2(target.baseAddress, &length, $0.baseAddress, uLong(input.count), Z_BEST_COMPRESSION) }
+        }
+        try #require(status == Z_OK)
+        return Array(output.prefix(Int(length)))
+    }
+
+    @Test("zlib's own deflate output (Huffman codes, back-references) decodes byte for byte, 4 × 64 KiB exactly, however the reads are cut",
+          arguments: [1, 13, 65_536])
+    func realDeflate(slice: Int) throws {
+        var text = Array(Self.content.prefix(4 * ResponseInflater.outputLimit))
+        for index in stride(from: 0, to: text.count, by: 97) { text[index] = UInt8(truncatingIfNeeded: index &* 31) }
+        let (output, largest) = try Self.inflate(try Self.deflated(text), slice: slice)
+        #expect(output == text)
+        #expect(largest <= ResponseInflater.outputLimit)
+    }
+
+    @Test("gzip members one after the other decode to their contents in order (RFC 1952 §2.2)")
+    func multipleMembers() throws {
+        let first = Array("first member, ".utf8), second = Array(Self.content.prefix(70_000))
+        let (output, _) = try Self.inflate(Gzip.compress(first) + Gzip.compress(second), slice: 1000)
+        #expect(output == first + second)
+    }
+
+    @Test("raw deflate (no zlib header) is decoded for Content-Encoding deflate only")
+    func rawDeflate() throws {
+        let gzip = Gzip.compress(Self.content)
+        let raw = Array(gzip[10..<(gzip.count - 8)])
+        let inflater = try ResponseInflater(rawDeflateFallback: true)
+        var input = ByteBuffer(bytes: raw)
+        var output: [UInt8] = []
+        while let piece = try inflater.inflate(&input) { output += piece.readableBytesView }
+        #expect(output == Self.content)
+        #expect(inflater.isFinished)
+
+        let strict = try ResponseInflater()   // gzip: its header is required
+        var again = ByteBuffer(bytes: raw)
+        #expect(throws: TransportError.self) { _ = try strict.inflate(&again) }
+    }
+
+    @Test("a transport over your own client built from recommendedConfiguration() asks for gzip and deflate")
+    func ownClientAsksForCompression() async throws {
+        try await withTestServer { (server: TestServer) async throws in
+            let http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: AsyncHTTPClientTransport.recommendedConfiguration())
+            do {
+                let client = APIClient(configuration: APIConfiguration(baseURL: server.baseURL), transport: AsyncHTTPClientTransport(client: http))
+                let echo = try await client.send(Request<Echo>(path: "/echo"))
+                let advertised = Set((echo.headers["accept-encoding"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+                #expect(advertised == ["gzip", "deflate"])
+            } catch {
+                try await http.shutdown()
+                throw error
+            }
+            try await http.shutdown()
+        }
+    }
+
+    @Test("who decodes gzip: the client when its decompression is on, the transport when off, nobody when unknown")
+    func whoDecodes() {
+        #expect(AsyncHTTPClientTransport.decoding(of: "GZIP", clientDecompresses: true) == .byClient)
+        #expect(AsyncHTTPClientTransport.decoding(of: "deflate", clientDecompresses: false) == .byTransport)
+        #expect(AsyncHTTPClientTransport.decoding(of: "gzip", clientDecompresses: nil) == .unknownDecoder)
+        #expect(AsyncHTTPClientTransport.decoding(of: "br", clientDecompresses: false) == .unsupported)
+        #expect(AsyncHTTPClientTransport.decoding(of: "identity", clientDecompresses: nil) == .identity)
     }
 
     @Test("a gzip body is decoded whoever inflates it: the transport (the client's decompression off) or the client (on)",
@@ -122,7 +194,7 @@ struct ResponseInflaterTests {
         let chunks = stride(from: 0, to: bomb.count, by: 64 * 1024).map { ByteBuffer(bytes: bomb[$0..<min(bomb.count, $0 + 64 * 1024)]) }
         let pulled = PullCounter()
         let counted = CountingChunks(chunks: chunks, pulled: pulled)
-        let sequence = ResponseBodySequence(body: .stream(counted), deadline: .now + .seconds(60), readTimeout: .seconds(30), inflates: true)
+        let sequence = ResponseBodySequence(body: .stream(counted), deadline: .now + .seconds(60), readTimeout: .seconds(30), inflating: "gzip")
         var iterator = sequence.makeAsyncIterator()
         var inflated = 0
         while inflated < 4 * 1024 * 1024, let piece = try await iterator.nextBuffer() {
@@ -132,11 +204,19 @@ struct ResponseInflaterTests {
         // 4 MiB of zeros come from ~25 KB of the bomb: the first 64 KiB read, nothing more.
         #expect(pulled.count.load(ordering: .relaxed) == 1)
 
-        var empty = ResponseBodySequence(body: .bytes(ByteBuffer()), deadline: .now + .seconds(60), readTimeout: .seconds(30), inflates: true).makeAsyncIterator()
+        var empty = ResponseBodySequence(body: .bytes(ByteBuffer()), deadline: .now + .seconds(60), readTimeout: .seconds(30), inflating: "gzip").makeAsyncIterator()
         #expect(try await empty.nextBuffer() == nil, "an empty body labelled gzip is empty")
 
+        let junkLater = CountingChunks(chunks: [ByteBuffer(bytes: Gzip.compress(Array("hello".utf8))), ByteBuffer(string: "junk")], pulled: PullCounter())
+        var trailing = ResponseBodySequence(body: .stream(junkLater), deadline: .now + .seconds(60), readTimeout: .seconds(30), inflating: "gzip").makeAsyncIterator()
+        await #expect {
+            while try await trailing.nextBuffer() != nil {}
+        } throws: { error in
+            (error as? TransportError)?.description.contains("after the end") == true
+        }
+
         let cut = Array(Gzip.compress(Self.content).dropLast(100))
-        var truncated = ResponseBodySequence(body: .bytes(ByteBuffer(bytes: cut)), deadline: .now + .seconds(60), readTimeout: .seconds(30), inflates: true).makeAsyncIterator()
+        var truncated = ResponseBodySequence(body: .bytes(ByteBuffer(bytes: cut)), deadline: .now + .seconds(60), readTimeout: .seconds(30), inflating: "gzip").makeAsyncIterator()
         await #expect {
             while try await truncated.nextBuffer() != nil {}
         } throws: { error in
