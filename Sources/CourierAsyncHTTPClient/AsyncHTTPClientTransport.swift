@@ -33,7 +33,7 @@ public struct AsyncHTTPClientTransport: Transport {
     /// when the request does not say otherwise. Either way, a gzip or deflate body is decoded:
     /// by the client when its decompression is on, else by the transport. Defaults to `true`,
     /// unless the configuration of a client you pass in cannot be read (then such bodies are
-    /// refused, and not asked for).
+    /// refused, and not asked for unless you set this).
     public var requestsCompression: Bool
 
     /// The idle read timeout of ``client``, if known: a body whose deadline is further away than
@@ -209,7 +209,7 @@ public struct AsyncHTTPClientTransport: Transport {
                 // `zstd`, anything unknown).
                 throw TransportError(.other, "the response is encoded with '\(LogSafeText.escape(String(encoding.prefix(60))))', which this transport does not decode (it decodes gzip and deflate)")
             case .unknownDecoder:
-                throw TransportError(.other, "the response is encoded with '\(LogSafeText.escape(String(encoding.prefix(60))))', and whether the HTTPClient inflates it could not be read; create the client with AsyncHTTPClientTransport.recommendedConfiguration()")
+                throw TransportError(.other, "the response is encoded with '\(LogSafeText.escape(String(encoding.prefix(60))))', and whether the HTTPClient inflates it is unknown (this AsyncHTTPClient version hides its configuration), so it is refused rather than risk inflating it twice or not at all")
             }
         }
         var bodyLength = HTTPBody.Length.unknown
@@ -277,6 +277,13 @@ extension AsyncHTTPClientTransport {
         case "gzip", "deflate":
             switch clientDecompresses {
             case true?: return .byClient
+            case false?: return .byTransport
+            case nil: return .unknownDecoder
+            }
+        case "x-gzip":
+            // RFC 9110 §8.4.1.3: gzip by its old name. SwiftNIO's decompressor does not know it.
+            switch clientDecompresses {
+            case true?: return .unsupported
             case false?: return .byTransport
             case nil: return .unknownDecoder
             }

@@ -129,15 +129,17 @@ struct ResponseBodySequence: AsyncSequence, Sendable {
                     // usual coding; URLSession accepts them too.
                     if !receivedCompressed { return nil }
                     guard inflater.isFinished else { throw ResponseInflater.truncated }
-                    // What is left cannot start another gzip member: it is one byte.
-                    guard compressed.readableBytes == 0 else { throw ResponseInflater.trailingData }
+                    // A lone `1F` after the end cannot start another gzip member.
+                    guard !inflater.holdsMagicByte else { throw ResponseInflater.trailingData }
                     return nil
                 }
                 if more.readableBytes > 0 { receivedCompressed = true }
-                // Bytes zlib left (a gzip member's first byte at the end of a read) come first.
+                // The inflater leaves nothing unread, but the single first byte of a `deflate`
+                // body (see `ResponseInflater.inflate`): that byte comes first. Never a read.
                 if compressed.readableBytes == 0 {
                     compressed = more
                 } else {
+                    compressed.discardReadBytes()
                     var more = more
                     compressed.writeBuffer(&more)
                 }

@@ -25,8 +25,9 @@ final class ResponseInflater {
     /// Whether a body that is neither gzip nor zlib-wrapped may be raw deflate (RFC 1951), as
     /// some servers send for `deflate`: tried once, on the first bytes, as libcurl does.
     private var mayBeRawDeflate: Bool
-    /// Whether zlib has consumed any byte yet.
-    private var started = false
+    /// Whether the last read ended with the first byte (`1F`) of what may be another gzip
+    /// member: taken from the input and remembered, so no read is ever kept whole waiting.
+    private(set) var holdsMagicByte = false
 
     /// A decoder for gzip or zlib-wrapped deflate, told apart by their headers (zlib's automatic
     /// detection, as SwiftNIO's decompressor does for both codings); with `rawDeflateFallback`
@@ -54,17 +55,27 @@ final class ResponseInflater {
     /// most ``outputLimit`` decoded bytes, or `nil` when zlib needs more input (or the stream has
     /// ended and `input` is empty). Throws on data that is not gzip or deflate, and on data after
     /// the end of the stream that does not start another gzip member.
+    ///
+    /// When it returns `nil`, `input` is empty, except at the very start of a `deflate` body
+    /// whose first read is one byte (too short to tell raw deflate from zlib's header).
     func inflate(_ input: inout ByteBuffer) throws -> ByteBuffer? {
         while true {
             if isFinished {
                 guard input.readableBytes > 0 else { return nil }
                 // Another gzip member (RFC 1952 §2.2: a gzip file is a series of members)?
-                guard input.getInteger(at: input.readerIndex, as: UInt8.self) == 0x1F else { throw Self.trailingData }
-                guard input.readableBytes >= 2 else { return nil }   // its second byte is in the next read
-                guard input.getInteger(at: input.readerIndex + 1, as: UInt8.self) == 0x8B else { throw Self.trailingData }
+                if !holdsMagicByte {
+                    guard input.readInteger(as: UInt8.self) == 0x1F else { throw Self.trailingData }
+                    holdsMagicByte = true
+                    guard input.readableBytes > 0 else { return nil }   // its second byte is in the next read
+                }
+                guard input.getInteger(at: input.readerIndex, as: UInt8.self) == 0x8B else { throw Self.trailingData }
+                holdsMagicByte = false
                 inflateReset(stream)
                 isFinished = false
+                var magic = ByteBuffer(integer: UInt8(0x1F))
+                _ = try inflateOnce(&magic)   // zlib keeps the byte in its state; nothing comes out
             }
+            if mayBeRawDeflate, stream.pointee.total_in == 0, input.readableBytes < 2 { return nil }
             let output = try inflateOnce(&input)
             if output.readableBytes > 0 { return output }
             // Nothing came out: zlib needs more input, unless the stream ended with bytes left.
@@ -95,8 +106,9 @@ final class ResponseInflater {
                         stream.pointee.avail_out = 0
                     }
                     status = CCourierZlib.inflate(stream, Z_NO_FLUSH)
-                    if status == Z_DATA_ERROR, !started, mayBeRawDeflate {
-                        // Neither a gzip nor a zlib header: start again as raw deflate, once.
+                    if status == Z_DATA_ERROR, mayBeRawDeflate, stream.pointee.total_out == 0, stream.pointee.total_in <= 2 {
+                        // The first two bytes are neither a gzip nor a zlib header: start again
+                        // as raw deflate, once (an error after a valid header is reported as is).
                         mayBeRawDeflate = false
                         inflateReset2(stream, -15)
                         continue
@@ -116,10 +128,8 @@ final class ResponseInflater {
             }
         }
         input.moveReaderIndex(forwardBy: consumed)
-        if consumed > 0 {
-            started = true
-            mayBeRawDeflate = false
-        }
+        // Past the header: an error from here on is the data's, not the format's.
+        if stream.pointee.total_in > 2 || stream.pointee.total_out > 0 { mayBeRawDeflate = false }
         if status == Z_STREAM_END { isFinished = true }
         return output
     }
