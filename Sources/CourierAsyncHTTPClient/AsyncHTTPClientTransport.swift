@@ -207,7 +207,7 @@ public struct AsyncHTTPClientTransport: Transport {
             case .unsupported:
                 // Never hand on a body that is still encoded as if it were the content (`br`,
                 // `zstd`, anything unknown).
-                throw TransportError(.other, "the response is encoded with '\(LogSafeText.escape(String(encoding.prefix(60))))', which this transport does not decode (it decodes gzip and deflate)")
+                throw TransportError(.other, "the response is encoded with '\(LogSafeText.escape(String(encoding.prefix(60))))', which this transport does not decode (it decodes gzip and deflate, and x-gzip when the HTTPClient's own decompression is off)")
             case .unknownDecoder:
                 throw TransportError(.other, "the response is encoded with '\(LogSafeText.escape(String(encoding.prefix(60))))', and whether the HTTPClient inflates it is unknown (this AsyncHTTPClient version hides its configuration), so it is refused rather than risk inflating it twice or not at all")
             }

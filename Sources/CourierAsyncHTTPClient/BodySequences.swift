@@ -103,13 +103,22 @@ struct ResponseBodySequence: AsyncSequence, Sendable {
         var base: HTTPClientResponse.Body.AsyncIterator
         let deadline: ContinuousClock.Instant
         let readTimeout: Duration?
-        /// The coding to inflate (``inflater`` is made on the first chunk), `nil` for none.
+        /// The coding to inflate (``inflation`` is made on the first chunk), `nil` for none.
         let inflating: String?
-        var inflater: ResponseInflater?
-        /// Compressed bytes read from the network that zlib has not consumed yet.
-        var compressed = ByteBuffer()
-        /// Whether any compressed byte has arrived: an empty body is empty, whatever its coding.
-        var receivedCompressed = false
+        /// The state of a body inflated here (`nil` until the first chunk, and for every other
+        /// body: a plain body's iterator holds nothing more).
+        var inflation: Inflation?
+
+        /// A body being inflated: the inflater and the compressed bytes it has not used.
+        struct Inflation {
+            let inflater: ResponseInflater
+            /// Compressed bytes read from the network that zlib has not consumed yet.
+            var compressed = ByteBuffer()
+            /// Whether any compressed byte has arrived: an empty body is empty, whatever its coding.
+            var receivedCompressed = false
+            /// Compressed bytes read since the inflater last yielded a byte.
+            var compressedSinceOutput = 0
+        }
 
         mutating func next() async throws -> ArraySlice<UInt8>? {
             try await nextBuffer().map { ArraySlice($0.readableBytesView) }
@@ -119,29 +128,37 @@ struct ResponseBodySequence: AsyncSequence, Sendable {
         /// it is kept), or inflated from it; `nil` at the end.
         mutating func nextBuffer() async throws -> ByteBuffer? {
             guard let inflating else { return try await nextReceived() }
-            let inflater = try self.inflater ?? ResponseInflater(rawDeflateFallback: inflating == "deflate")
-            self.inflater = inflater
+            // Taken out while in use, so that its buffer is never shared (no copy on write).
+            var state = try inflation ?? Inflation(inflater: ResponseInflater(rawDeflateFallback: inflating == "deflate"))
+            inflation = nil
+            defer { inflation = state }
             while true {
-                if let output = try inflater.inflate(&compressed) { return output }
+                if let output = try state.inflater.inflate(&state.compressed) {
+                    state.compressedSinceOutput = 0
+                    return output
+                }
                 // zlib has used up what was read: read more, only now.
                 guard let more = try await nextReceived() else {
                     // Servers label empty bodies (a `201`, a `Content-Length: 0`) with their
                     // usual coding; URLSession accepts them too.
-                    if !receivedCompressed { return nil }
-                    guard inflater.isFinished else { throw ResponseInflater.truncated }
+                    if !state.receivedCompressed { return nil }
+                    guard state.inflater.isFinished else { throw ResponseInflater.truncated }
                     // A lone `1F` after the end cannot start another gzip member.
-                    guard !inflater.holdsMagicByte else { throw ResponseInflater.trailingData }
+                    guard !state.inflater.holdsMagicByte else { throw ResponseInflater.trailingData }
                     return nil
                 }
-                if more.readableBytes > 0 { receivedCompressed = true }
+                if more.readableBytes > 0 { state.receivedCompressed = true }
+                state.compressedSinceOutput += more.readableBytes
+                // Empty blocks or members without end would be read until the deadline.
+                if state.compressedSinceOutput > ResponseInflater.silentInputLimit { throw ResponseInflater.silentInput }
                 // The inflater leaves nothing unread, but the single first byte of a `deflate`
                 // body (see `ResponseInflater.inflate`): that byte comes first. Never a read.
-                if compressed.readableBytes == 0 {
-                    compressed = more
+                if state.compressed.readableBytes == 0 {
+                    state.compressed = more
                 } else {
-                    compressed.discardReadBytes()
+                    state.compressed.discardReadBytes()
                     var more = more
-                    compressed.writeBuffer(&more)
+                    state.compressed.writeBuffer(&more)
                 }
             }
         }

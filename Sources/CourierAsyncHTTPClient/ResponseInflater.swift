@@ -17,6 +17,10 @@ import NIOCore
 final class ResponseInflater {
     /// The most bytes one call to ``inflate(_:)`` yields.
     static let outputLimit = 64 * 1024
+    /// The most compressed bytes accepted in a row that inflate to nothing. Real streams turn
+    /// every block into output at once; only headers and empty blocks produce none, and a server
+    /// that sends nothing else would otherwise be read until the request's deadline.
+    static let silentInputLimit = 1 << 20
 
     /// zlib's state (heap-allocated: zlib keeps pointers into it).
     private let stream: UnsafeMutablePointer<z_stream>
@@ -28,6 +32,11 @@ final class ResponseInflater {
     /// Whether the last read ended with the first byte (`1F`) of what may be another gzip
     /// member: taken from the input and remembered, so no read is ever kept whole waiting.
     private(set) var holdsMagicByte = false
+    /// Whether the body began as gzip (`1F 8B`): only gzip may go on with another member.
+    private var beganAsGzip: Bool?
+    /// The error thrown, thrown again by every later call: what follows a bad byte is never
+    /// decoded.
+    private var failure: (any Error)?
 
     /// A decoder for gzip or zlib-wrapped deflate, told apart by their headers (zlib's automatic
     /// detection, as SwiftNIO's decompressor does for both codings); with `rawDeflateFallback`
@@ -59,12 +68,29 @@ final class ResponseInflater {
     /// When it returns `nil`, `input` is empty, except at the very start of a `deflate` body
     /// whose first read is one byte (too short to tell raw deflate from zlib's header).
     func inflate(_ input: inout ByteBuffer) throws -> ByteBuffer? {
+        if let failure { throw failure }
+        do {
+            return try inflateMembers(&input)
+        } catch {
+            failure = error
+            throw error
+        }
+    }
+
+    /// ``inflate(_:)``, member after member.
+    private func inflateMembers(_ input: inout ByteBuffer) throws -> ByteBuffer? {
+        if beganAsGzip == nil, stream.pointee.total_in == 0, let first = input.getInteger(at: input.readerIndex, as: UInt8.self) {
+            // Neither a zlib header nor raw deflate can begin with 1F.
+            beganAsGzip = first == 0x1F
+        }
         while true {
             if isFinished {
                 guard input.readableBytes > 0 else { return nil }
                 // Another gzip member (RFC 1952 §2.2: a gzip file is a series of members)?
+                guard beganAsGzip == true else { throw Self.trailingData }
                 if !holdsMagicByte {
-                    guard input.readInteger(as: UInt8.self) == 0x1F else { throw Self.trailingData }
+                    guard input.getInteger(at: input.readerIndex, as: UInt8.self) == 0x1F else { throw Self.trailingData }
+                    input.moveReaderIndex(forwardBy: 1)
                     holdsMagicByte = true
                     guard input.readableBytes > 0 else { return nil }   // its second byte is in the next read
                 }
@@ -96,7 +122,7 @@ final class ResponseInflater {
                 while true {
                     // zlib never writes through `next_in` (its `z_const` is off by default).
                     stream.pointee.next_in = source.baseAddress.map { UnsafeMutablePointer(mutating: $0.assumingMemoryBound(to: Bytef.self)) }
-                    stream.pointee.avail_in = UInt32(source.count)   // one network read: far below 4 GiB
+                    stream.pointee.avail_in = UInt32(clamping: source.count)   // one network read: far below 4 GiB
                     stream.pointee.next_out = target.baseAddress?.assumingMemoryBound(to: Bytef.self)
                     stream.pointee.avail_out = UInt32(space)
                     defer {
@@ -113,7 +139,7 @@ final class ResponseInflater {
                         inflateReset2(stream, -15)
                         continue
                     }
-                    consumed = source.count - Int(stream.pointee.avail_in)
+                    consumed = Int(UInt32(clamping: source.count) - stream.pointee.avail_in)
                     switch status {
                     case Z_OK, Z_STREAM_END:
                         break
@@ -155,6 +181,11 @@ final class ResponseInflater {
     /// The error for bytes after the end of the compressed stream.
     static var trailingData: TransportError {
         TransportError(.other, "the compressed response has data after the end of its compressed stream")
+    }
+
+    /// The error for a run of compressed bytes that inflates to nothing.
+    static var silentInput: TransportError {
+        TransportError(.other, "the compressed response sent over \(silentInputLimit >> 20) MiB in a row that inflated to nothing")
     }
 
     /// The error for a body that ends before its compressed stream does.
