@@ -30,10 +30,10 @@ public struct AsyncHTTPClientTransport: Transport {
     /// The client requests go through.
     public let client: HTTPClient
     /// Whether the transport asks for compressed responses (`Accept-Encoding: gzip, deflate`)
-    /// when the request does not say otherwise. Either way, a gzip or deflate body is decoded:
-    /// by the client when its decompression is on, else by the transport. Defaults to `true`,
-    /// unless the configuration of a client you pass in cannot be read (then such bodies are
-    /// refused, and not asked for unless you set this).
+    /// when the request does not say otherwise. A gzip or deflate body is decoded by the client
+    /// when its decompression is on, else by the transport. Defaults to `true`, unless the
+    /// configuration of a client you pass in cannot be read: such bodies are then refused, so
+    /// asking for them would only turn compressed answers into errors.
     public var requestsCompression: Bool
 
     /// The idle read timeout of ``client``, if known: a body whose deadline is further away than
@@ -96,7 +96,9 @@ public struct AsyncHTTPClientTransport: Transport {
     /// inflates at most 64 KiB per chunk read, and reads the network only when zlib has used up
     /// the last read: ``Courier/APIConfiguration/maxResponseSize`` counts decoded bytes and stops
     /// a bomb with an ``Courier/APIError`` of kind ``Courier/APIError/Kind/resourceTooLarge``
-    /// after at most one compressed read and 64 KiB of output. There is no ratio limit: a
+    /// with one compressed read (and about one more in AsyncHTTPClient's buffer) and 64 KiB of
+    /// output in memory. Raw calls of your own through a client of this configuration get no
+    /// decompression: they see gzip bytes if a server compresses anyway. There is no ratio limit: a
     /// ratio limit refuses legitimate JSON, which often compresses 200–300:1.
     public static func recommendedConfiguration() -> HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration(

@@ -74,6 +74,9 @@ struct Options: Sendable {
     var processes: Int?
     /// A child of `--processes`: print the round's raw measurements as one JSON line, no report.
     var emitsMeasurements = false
+    /// The index of this process's first round (a child of `--processes` gets its round), so
+    /// the scenarios' order rotates across processes as it does across rounds in one.
+    var firstRound = 0
     /// Requests per sequential run.
     var sequentialRequests = 2_000
     /// Requests per concurrent run.
@@ -109,7 +112,8 @@ struct Options: Sendable {
       swift run -c release courier-bench [--json] [--rounds N] [--only ahc,urlsession,middleware]
       swift run courier-bench --quick          short smoke run (CI, debug builds)
       swift run -c release courier-bench --transfers [--runs N] [--transfer-mib N]
-                                               memory of 256 MiB uploads, downloads and a stalled reader
+                                               memory of 256 MiB uploads, downloads, a stalled reader
+                                               and a deflate bomb
       courier-bench --compare before.json after.json
                                                ratio changes between two --json outputs, one line per pair
       courier-bench --micro N [--path courier|middleware|decode|stub|build|open|data|cache-hit|cache-revalidation]
@@ -136,8 +140,8 @@ struct Options: Sendable {
       --rounds N          rounds per scenario (default 5)
       --processes N       N rounds, each in a fresh child process (instead of --rounds in this
                           one): every client draws its connections' event loops anew, which at 64
-                          in flight moves CPU per request by up to ±15 % for the life of a process;
-                          no connection counts in this mode
+                          in flight moves CPU per request by 20 % or more for the life of a
+                          process; no connection counts in this mode
       --sequential N      requests per sequential run (default 2000)
       --concurrent N      requests per concurrent run (default 10000)
       --in-flight N       requests in flight in a concurrent run (default 64)
@@ -168,9 +172,10 @@ struct Options: Sendable {
                           unread), `data` (data(for:), body collected) or `cache-hit` (`data`
                           answered by a CachingMiddleware's memory store: a fresh hit) or
                           `cache-revalidation` (`data` through the cache, a 304 each time)
-      --transfers         upload a file, download to a file, hold a stalled bytes(for:) reader
-                          (256 MiB each) over both transports, each case in a child process;
-                          prints the peak resident memory growth per case
+      --transfers         upload a file and a .stream body, download to a file, hold a stalled
+                          bytes(for:) reader (256 MiB each), send a deflate bomb of that size
+                          against a 1 MiB limit, over both transports, each case in a child
+                          process; prints the peak resident memory growth per case
       --runs N            with --transfers: runs per case (default 3)
       --transfer-mib N    with --transfers: the size of each transfer in MiB (default 256)
       --compare A B       print the ratio changes from A to B (files of --json output)
@@ -212,6 +217,7 @@ struct Options: Sendable {
             case "--rounds": options.rounds = try number(argument)
             case "--processes": options.processes = try number(argument)
             case "--emit-measurements": options.emitsMeasurements = true
+            case "--first-round": options.firstRound = try number(argument)
             case "--sequential": options.sequentialRequests = try number(argument)
             case "--concurrent": options.concurrentRequests = try number(argument)
             case "--in-flight": options.inFlight = try number(argument)

@@ -30,7 +30,8 @@ enum BenchmarkRun {
         }
         let server = try options.serverPort.map(ServerProcess.external) ?? ServerProcess.start()
         defer { server.stop() }
-        log("server on port \(server.port); \(options.rounds) rounds, \(options.sequentialRequests) sequential, \(options.concurrentRequests) at \(options.inFlight) in flight")
+        let rounds = options.processes.map { "\($0) rounds in their own processes" } ?? "\(options.rounds) rounds"
+        log("server on port \(server.port); \(rounds), \(options.sequentialRequests) sequential, \(options.concurrentRequests) at \(options.inFlight) in flight")
 
         let ahc = AHCScenarios(baseURL: server.baseURL)
         let urlSession = URLSessionScenarios(baseURL: server.baseURL, maxConnectionsPerHost: options.maxConnectionsPerHost)

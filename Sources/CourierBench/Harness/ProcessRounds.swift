@@ -3,9 +3,10 @@ import Foundation
 /// `--processes N`: each round in a fresh child process against the same server.
 ///
 /// Why: at 64 in flight, an AsyncHTTPClient client's CPU per request depends on how its
-/// connections are spread over the event loops — balanced, about 107–118 µs per request with
-/// 1.1–1.3 context switches; all on one loop, 130–174 µs with 2.6–2.9 (`perf`, thread samples
-/// per event loop). The spread is drawn when the pool opens its connections and kept for the
+/// connections are spread over the event loops — in five fresh processes of one scenario,
+/// 107–109 µs per request with 1.1 context switches (the loops share the work), 117–118 µs with
+/// 1.65 (one loop carries most), 132 µs with 2.6 (one carries all; `perf` thread samples per
+/// event loop, BENCHMARKS.md). The spread is drawn when the pool opens its connections and kept for the
 /// life of the process, so every round in one process repeats the same draw, for each client on
 /// its own: Courier's shared client and `HTTPClient.shared` draw independently. Rounds in fresh
 /// processes draw again each time, and the median over them is the comparison.
@@ -23,7 +24,8 @@ enum ProcessRounds {
         if let limit = options.maxConnectionsPerHost { arguments += ["--max-connections-per-host", String(limit)] }
         var results: Rounds.Results = [:]
         for round in 1...count {
-            let output = try ServerProcess.runChild(arguments)
+            // The order of the scenarios rotates from process to process, as from round to round.
+            let output = try ServerProcess.runChild(arguments + ["--first-round", String(round)])
             guard let line = output.split(separator: "\n").last,
                   let measured = try? JSONDecoder().decode(Rounds.Results.self, from: Data(line.utf8)) else {
                 throw OptionsError("round \(round)'s process printed no measurements")

@@ -25,7 +25,7 @@ struct Rounds {
             for mode in RunMode.allCases {
                 let requests = mode == .sequential ? options.sequentialRequests : options.concurrentRequests
                 for offset in 0..<scenarios.count {
-                    let scenario = scenarios[(offset + round) % scenarios.count]
+                    let scenario = scenarios[(offset + round + options.firstRound) % scenarios.count]
                     let measurement = try await Runner.measure(scenario, mode: mode, requests: requests, inFlight: options.inFlight, connections: connections)
                     results[scenario.key, default: [:]][mode, default: []].append(measurement)
                 }

@@ -30,6 +30,10 @@ struct AHCScenarios {
         let raw = self.raw
         let client = self.client
         var request = HTTPClientRequest(url: baseURL.absoluteString + Fixtures.usersPath)
+        // Part of the configuration both sides share: Courier's transport asks for gzip and
+        // deflate (it inflates them), as SwiftNIO's decompressor did for any client of
+        // `recommendedConfiguration()` until the transport took inflating over.
+        request.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
         if sameHeaders {
             for field in CourierHeaders.defaults(of: client) { request.headers.add(name: field.name.rawName, value: field.value) }
         }
