@@ -151,7 +151,7 @@ public final class APIClient: Sendable {
         try await openStream(request)
     }
 
-    func openStream<R: APIRequest>(_ request: R) async throws -> (HTTPResponse, HTTPBody?, RequestSummary) {
+    nonisolated(nonsending) func openStream<R: APIRequest>(_ request: R) async throws -> (HTTPResponse, HTTPBody?, RequestSummary) {
         let opened = try await open(request)
         return (opened.response, opened.body, opened.summary)
     }
@@ -173,7 +173,7 @@ public final class APIClient: Sendable {
 
     /// `limitsWholeBody`: the request's own size limit applies to its body as a whole (byte
     /// streams), not per part of it (event streams) or not at all (`stream(for:)`).
-    func open<R: APIRequest>(_ request: R, sink: ResponseBodySink? = nil, limitsWholeBody: Bool = false) async throws -> OpenedExchange {
+    nonisolated(nonsending) func open<R: APIRequest>(_ request: R, sink: ResponseBodySink? = nil, limitsWholeBody: Bool = false) async throws -> OpenedExchange {
         let (prepared, context) = try makeExchange(request, sink: sink, limitsWholeBody: limitsWholeBody)
         do {
             let (head, body) = try await exchange(prepared, context: context)
@@ -230,6 +230,8 @@ public final class APIClient: Sendable {
         context.idleTimeout = idleTimeout
         context.collectsResponseBody = collectsResponseBody
         context.responseBodySink = sink
+        // Where a transport that holds the whole body leaves it for `perform`.
+        if collectsResponseBody { context.wholeResponseBody = WholeResponseBody() }
         context.responseBodyLimit = responseBodyLimit
         context.usesCookieJar = configuration.cookieJar != nil
         context.cookieJar = configuration.cookieJar
@@ -238,12 +240,11 @@ public final class APIClient: Sendable {
 
     /// Sends `request` and collects its body; `timed` reads the clocks ``ResponseMetrics`` needs
     /// (three clock reads and a `Date` per request, skipped when nothing reports them).
-    private func perform<R: APIRequest>(_ request: R, timed: Bool) async throws -> Exchange {
+    private nonisolated(nonsending) func perform<R: APIRequest>(_ request: R, timed: Bool) async throws -> Exchange {
         let startDate = timed ? Date() : Date(timeIntervalSinceReferenceDate: 0)
         let start = timed ? ContinuousClock.now : Self.untimed
-        var (prepared, context) = try makeExchange(request, collectsResponseBody: true)
-        let whole = WholeResponseBody()
-        context.wholeResponseBody = whole
+        let (prepared, context) = try makeExchange(request, collectsResponseBody: true)
+        let whole = context.wholeResponseBody
         let head: HTTPResponse
         let data: Data
         let headTime: ContinuousClock.Instant
@@ -258,7 +259,11 @@ public final class APIClient: Sendable {
                 try Task.checkCancellation()   // a caller that gave up meanwhile gets its cancellation
                 throw Self.httpError(responseHead, body: prefix, summary: prepared.summary)
             }
-            data = try await BodyReading.collect(body, head: responseHead, limit: context.maxResponseSize, summary: prepared.summary, whole: whole)
+            if let taken = try BodyReading.takeWhole(body, limit: context.maxResponseSize, summary: prepared.summary, whole: whole) {
+                data = taken
+            } else {
+                data = try await BodyReading.collect(body, head: responseHead, limit: context.maxResponseSize, summary: prepared.summary, whole: whole)
+            }
         } catch {
             throw Self.map(error, summary: prepared.summary, timeout: context.timeout)
         }
@@ -267,7 +272,7 @@ public final class APIClient: Sendable {
 
     /// `prepared` through the middleware, the redirect follower and the transport.
     @inline(__always)
-    private func exchange(_ prepared: PreparedRequest, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
+    private nonisolated(nonsending) func exchange(_ prepared: PreparedRequest, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
         if middleware.isEmpty && context.idleTimeout == nil {
             return try await follower.send(prepared.head, body: prepared.body, context: context)
         }

@@ -9,7 +9,8 @@ struct RedirectFollower: Sendable {
     let transport: any Transport
     let defaultPolicy: RedirectPolicy
 
-    func send(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
+    @inline(__always)
+    nonisolated(nonsending) func send(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
         // The last stop before the wire, after every middleware: framing is the transport's.
         try TransportOwnedHeaders.check(request.headerFields)
         // Without an idle timeout a hop is only the transport call: made here, it saves an async
@@ -22,7 +23,7 @@ struct RedirectFollower: Sendable {
         return try await follow(from: first, request: request, body: body, context: context, policy: policy)
     }
 
-    private func follow(
+    private nonisolated(nonsending) func follow(
         from first: (HTTPResponse, HTTPBody?), request: HTTPRequest, body: HTTPBody?,
         context: RequestContext, policy: RedirectPolicy
     ) async throws -> (HTTPResponse, HTTPBody?) {
@@ -132,7 +133,7 @@ struct RedirectFollower: Sendable {
     /// One hop. Under an idle timeout, the wait for the head of a hop without a body is one
     /// idle wait (with a body, the upload itself is the activity, and the total deadline
     /// bounds it): each hop of a chain has the whole limit.
-    private func sendHop(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
+    private nonisolated(nonsending) func sendHop(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
         guard let limit = context.idleTimeout, body == nil else { return try await transport.send(request, body: body, context: context) }
         let transport = self.transport
         return try await IdleTimeout.race(limit, waitingFor: "the response head") {

@@ -37,6 +37,38 @@ struct RequestBuilderTests {
         #expect(head.path == "/v2/items?page=2")
     }
 
+    /// A path of letters, digits, `-`, `_`, `~` and `/` skips the searches for a query, a
+    /// fragment, a scheme, a template and dot segments; the others take the full parse. Both
+    /// must build the same request a full parse would.
+    @Test("a plain path and one that needs the full parse are built alike", arguments: [
+        ("/users", "/api/users"), ("users", "/api/users"), ("", "/api"), ("/", "/api/"),
+        ("/a-b_c~d/E9", "/api/a-b_c~d/E9"), ("/users?x=1", "/api/users?x=1"), ("/users#top", "/api/users"),
+        ("/a.b", "/api/a.b"), ("/sp ace", "/api/sp%20ace"), ("/%41", "/api/%41"), ("/x:y", "/api/x:y"),
+    ])
+    func plainAndParsedPaths(path: String, expected: String) throws {
+        let (client, _) = makeClient(baseURL: "https://h.example/api")
+        #expect(try client.prepare(Request<Data>(path: RequestPath(verbatim: path))).0.path == expected)
+        // The base URL's own query and base parameters join a plain path's target too.
+        let (withQuery, _) = makeClient(baseURL: "https://h.example/api?v=2") { $0.baseParameters = [URLQueryItem(name: "lang", value: "en")] }
+        let target = try withQuery.prepare(Request<Data>(path: RequestPath(verbatim: path))).0.path ?? ""
+        #expect(target.hasPrefix(expected.split(separator: "?")[0] + "?") && target.contains("v=2") && target.contains("lang=en"))
+    }
+
+    @Test("a plain path's error names its URL; a secret in the base URL's query is redacted there too")
+    func plainPathSummaries() async throws {
+        let (client, stub) = makeClient(baseURL: "https://h.example/api")
+        stub.on(.get, "/api/users", .status(500))
+        await #expect { try await client.data(for: Request<Data>(path: "/users")) } throws: {
+            ($0 as? APIError)?.request?.url == "https://h.example/api/users"
+        }
+        let (secret, secretStub) = makeClient(baseURL: "https://h.example/api?api_key=S3CRET")
+        secretStub.on(.get, "/api/users", .status(500))
+        await #expect { try await secret.data(for: Request<Data>(path: "/users")) } throws: { error in
+            let url = (error as? APIError)?.request?.url ?? ""
+            return url.hasPrefix("https://h.example/api/users?api_key=") && !url.contains("S3CRET")
+        }
+    }
+
     @Test("a percent-encoded host is sent, compared and credited as the host it decodes to; one that decodes to what no host name has is refused")
     func percentEncodedHost() throws {
         let (client, _) = makeClient(baseURL: "https://api.example.com/v2")
