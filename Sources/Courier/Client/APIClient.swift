@@ -176,8 +176,8 @@ public final class APIClient: Sendable {
     nonisolated(nonsending) func open<R: APIRequest>(_ request: R, sink: ResponseBodySink? = nil, limitsWholeBody: Bool = false) async throws -> OpenedExchange {
         let (prepared, context) = try makeExchange(request, sink: sink, limitsWholeBody: limitsWholeBody)
         do {
-            let (head, body) = try await exchange(prepared, context: context)
-            if !context.acceptableStatusCodes.contains(head.status.code) {
+            let (head, body, code) = try await exchange(prepared, context: context)
+            if !context.acceptableStatusCodes.contains(code) {
                 let data = await BodyReading.consumingPrefix(of: body, limit: BodyReading.errorPrefixLimit)
                 throw Self.httpError(head, body: data, summary: prepared.summary)
             }
@@ -218,23 +218,16 @@ public final class APIClient: Sendable {
         let responseBodyLimit = collectsResponseBody ? maxResponseSize : (limitsWholeBody ? options.maxResponseSize : nil)
         // `options` is not read after this line, so it moves into the context instead of being
         // copied (a copy retains each of its references, then the local releases them).
-        var context = RequestContext(
-            operationName: name, baseURL: configuration.baseURL, options: options, attempt: 1, timeout: timeout,
-            maxResponseSize: maxResponseSize, logger: configuration.logger)
-        context.targetsBaseOrigin = prepared.targetsBaseOrigin
-        context.sensitiveHeaders = configuration.sensitiveHeaders
-        context.originOnlyHeaders = builder.originOnlyHeaders
-        context.sensitiveQueryNames = configuration.sensitiveQueryNames
-        context.acceptableStatusCodes = acceptableStatusCodes
-        context.urlTemplate = prepared.urlTemplate
-        context.idleTimeout = idleTimeout
-        context.collectsResponseBody = collectsResponseBody
-        context.responseBodySink = sink
-        // Where a transport that holds the whole body leaves it for `perform`.
-        if collectsResponseBody { context.wholeResponseBody = WholeResponseBody() }
-        context.responseBodyLimit = responseBodyLimit
-        context.usesCookieJar = configuration.cookieJar != nil
-        context.cookieJar = configuration.cookieJar
+        let context = RequestContext(
+            operationName: name, baseURL: configuration.baseURL, options: options, timeout: timeout,
+            maxResponseSize: maxResponseSize, logger: configuration.logger, targetsBaseOrigin: prepared.targetsBaseOrigin,
+            sensitiveHeaders: configuration.sensitiveHeaders, originOnlyHeaders: builder.originOnlyHeaders,
+            sensitiveQueryNames: configuration.sensitiveQueryNames, acceptableStatusCodes: acceptableStatusCodes,
+            urlTemplate: prepared.urlTemplate, idleTimeout: idleTimeout, collectsResponseBody: collectsResponseBody,
+            responseBodySink: sink,
+            // Where a transport that holds the whole body leaves it for `perform`.
+            wholeResponseBody: collectsResponseBody ? WholeResponseBody() : nil,
+            responseBodyLimit: responseBodyLimit, cookieJar: configuration.cookieJar)
         return (prepared, context)
     }
 
@@ -249,10 +242,10 @@ public final class APIClient: Sendable {
         let data: Data
         let headTime: ContinuousClock.Instant
         do {
-            let (responseHead, body) = try await exchange(prepared, context: context)
+            let (responseHead, body, code) = try await exchange(prepared, context: context)
             headTime = timed ? .now : Self.untimed
             head = responseHead
-            guard context.acceptableStatusCodes.contains(responseHead.status.code) else {
+            guard context.acceptableStatusCodes.contains(code) else {
                 // Read up to the size limit, never past it, and never failing on it: an error
                 // page larger than `maxResponseSize` still reports its status.
                 let prefix = await BodyReading.consumingPrefix(of: body, limit: context.maxResponseSize)
@@ -270,13 +263,15 @@ public final class APIClient: Sendable {
         return Exchange(head: head, body: data, summary: prepared.summary, startDate: startDate, start: start, headTime: headTime)
     }
 
-    /// `prepared` through the middleware, the redirect follower and the transport.
+    /// `prepared` through the middleware, the redirect follower and the transport: the response
+    /// head, its body and its status code (read once).
     @inline(__always)
-    private nonisolated(nonsending) func exchange(_ prepared: PreparedRequest, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
+    private nonisolated(nonsending) func exchange(_ prepared: PreparedRequest, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?, Int) {
         if middleware.isEmpty && context.idleTimeout == nil {
-            return try await follower.send(prepared.head, body: prepared.body, context: context)
+            return try await follower.sendReadingStatus(prepared.head, body: prepared.body, context: context)
         }
-        return try await handler(prepared.head, prepared.body, context)
+        let (head, body) = try await handler(prepared.head, prepared.body, context)
+        return (head, body, head.status.code)
     }
 
     /// The instant an untimed exchange records (never read).

@@ -139,6 +139,40 @@ public struct RequestContext: Sendable {
         self.logger = logger
     }
 
+    /// The client's context for one exchange, every field set once. (Through the public
+    /// initializer and a dozen assignments after it, each field was written twice and the
+    /// optional deadline copied three times: ≈ 400 instructions a request, callgrind.)
+    package init(
+        operationName: String, baseURL: URL, options: RequestOptions, timeout: Duration, maxResponseSize: Int,
+        logger: Logger, targetsBaseOrigin: Bool, sensitiveHeaders: Set<HTTPField.Name>,
+        originOnlyHeaders: Set<HTTPField.Name>, sensitiveQueryNames: Set<String>, acceptableStatusCodes: Set<Int>,
+        urlTemplate: String?, idleTimeout: Duration?, collectsResponseBody: Bool, responseBodySink: ResponseBodySink?,
+        wholeResponseBody: WholeResponseBody?, responseBodyLimit: Int?, cookieJar: CookieJar?
+    ) {
+        let timeout = timeout.clampedToLongestWait
+        self.operationName = operationName
+        self.baseURL = baseURL
+        self.options = options
+        self.attempt = 1
+        self.timeout = timeout
+        self.deadline = ContinuousClock.now.advanced(by: timeout)
+        self.maxResponseSize = maxResponseSize
+        self.logger = logger
+        self.targetsBaseOrigin = targetsBaseOrigin
+        self.sensitiveHeaders = sensitiveHeaders
+        self.originOnlyHeaders = originOnlyHeaders
+        self.sensitiveQueryNames = sensitiveQueryNames
+        self.acceptableStatusCodes = acceptableStatusCodes
+        self.urlTemplate = urlTemplate
+        self.idleTimeout = idleTimeout
+        self.collectsResponseBody = collectsResponseBody
+        self.responseBodySink = responseBodySink
+        self.wholeResponseBody = wholeResponseBody
+        self.responseBodyLimit = responseBodyLimit
+        self.usesCookieJar = cookieJar != nil
+        self.cookieJar = cookieJar
+    }
+
     /// Time left before the deadline (zero when it has passed).
     public var remainingTime: Duration {
         let left = ContinuousClock.now.duration(to: deadline)
