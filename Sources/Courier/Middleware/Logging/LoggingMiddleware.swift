@@ -116,7 +116,8 @@ public struct LoggingMiddleware: Middleware {
             if verbose {
                 logger.log(level: level, "\(transcript.verboseText())", metadata: transcript.metadata)
             } else {
-                logger.log(level: level, "\(transcript.summary())", metadata: transcript.metadata)
+                let figures = transcript.figures
+                logger.log(level: level, "\(transcript.summary(with: figures))", metadata: transcript.metadata(with: figures))
             }
             throw error
         }
@@ -134,7 +135,8 @@ public struct LoggingMiddleware: Middleware {
                 logger.log(level: level, "\(transcript.verboseText())", metadata: transcript.metadata)
                 return
             }
-            logger.log(level: level, "\(transcript.summary())", metadata: transcript.metadata)
+            let figures = transcript.figures
+            logger.log(level: level, "\(transcript.summary(with: figures))", metadata: transcript.metadata(with: figures))
             if debug { logger.debug("\(transcript.responseLines(emoji: false))", metadata: transcript.metadata) }
         }
         return (response, observed)

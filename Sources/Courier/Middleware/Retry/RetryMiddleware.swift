@@ -55,27 +55,32 @@ public struct RetryMiddleware: Middleware {
         let retryable = policy.isRetryable(request, body: body, options: context.options)
         let replayable = BodyReading.isReplayable(body)
         budget.recordRequest()
-        var context = context
         let firstAttempt = context.attempt
+        var attempt = firstAttempt
         while true {
-            let retryNumber = context.attempt - firstAttempt + 1
+            let retryNumber = attempt - firstAttempt + 1
             let delay: Duration
             do {
-                var (response, responseBody) = try await next(request, body, context)
+                // The first attempt goes out with the caller's context; only a retry copies it
+                // to carry its number (a copy retains each of the context's references: ≈ 400
+                // instructions, callgrind).
+                var (response, responseBody) = try await attempt == firstAttempt ? next(request, body, context)
+                                                                                  : next(request, body, Self.context(context, attempt: attempt))
+                let status = response.status.code
                 let canRetry = retryable && retryNumber < policy.maxAttempts
-                if canRetry, !policy.retryableStatuses.contains(response.status.code),
+                if canRetry, !policy.retryableStatuses.contains(status),
                    let length = bufferableLength(response, responseBody, context: context), let streamed = responseBody {
                     // Read a small body here, so a connection lost mid-body is retried like any other.
                     // Bounded: a body longer than announced (decompressed, say) streams on past the limit.
                     responseBody = try await BufferedBody.read(streamed, limit: length)
                 }
-                guard canRetry, policy.retryableStatuses.contains(response.status.code),
+                guard canRetry, policy.retryableStatuses.contains(status),
                       let wait = responseDelay(after: response, retry: retryNumber, context: context),
                       budget.tryWithdraw()
                 else { return (response, responseBody) }
                 delay = wait
-                context.logger.debug("retrying after HTTP \(response.status.code)", metadata: [
-                    "courier.operation": "\(context.operationName)", "courier.attempt": "\(context.attempt)",
+                context.logger.debug("retrying after HTTP \(status)", metadata: [
+                    "courier.operation": "\(context.operationName)", "courier.attempt": "\(attempt)",
                     "courier.retry_delay_ms": "\(Int(delay.secondsValue * 1000))",
                 ])
                 await BodyReading.drain(responseBody)
@@ -86,14 +91,21 @@ public struct RetryMiddleware: Middleware {
                 else { throw error }
                 delay = wait
                 context.logger.debug("retrying after \(error)", metadata: [
-                    "courier.operation": "\(context.operationName)", "courier.attempt": "\(context.attempt)",
+                    "courier.operation": "\(context.operationName)", "courier.attempt": "\(attempt)",
                     "courier.retry_delay_ms": "\(Int(delay.secondsValue * 1000))",
                 ])
             }
             try Task.checkCancellation()
             if delay > .zero { try await clock.sleep(for: delay) }
-            context.attempt += 1
+            attempt += 1
         }
+    }
+
+    /// `context` for attempt number `attempt`.
+    private static func context(_ context: RequestContext, attempt: Int) -> RequestContext {
+        var context = context
+        context.attempt = attempt
+        return context
     }
 
     /// The announced length of a single-pass body small enough to read here, or `nil`.
