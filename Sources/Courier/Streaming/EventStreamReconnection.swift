@@ -2,8 +2,8 @@
 /// stream ends or its connection fails.
 ///
 /// When it reconnects, it sends the request again with `Last-Event-ID` set to the last event
-/// id received, after the delay the server asked for in its latest `retry:` field, capped at
-/// ``maxDelay`` (or ``defaultDelay`` until the server says). Like a browser's `EventSource`, it stops for good on
+/// id received, after the delay the server asked for in its latest `retry:` field, kept between
+/// ``minDelay`` and ``maxDelay`` (or ``defaultDelay`` until the server says). Like a browser's `EventSource`, it stops for good on
 /// an HTTP error status, on `204 No Content`, and after ``maxAttempts`` reconnections in a row
 /// that brought no event. A request that may not be sent twice is never reconnected, whatever
 /// the policy: as for ``RetryMiddleware``, that takes an idempotent method (`GET`, `PUT`…), an
@@ -27,6 +27,11 @@ public struct EventStreamReconnection: Sendable, Hashable {
     /// any number of milliseconds; without a cap a broken or hostile one parks the stream for a
     /// day, or for ever (`retry: 9223372036854775807`), where no request timeout applies.
     public var maxDelay: Duration
+    /// The shortest delay a server's `retry:` field can set (default 100 ms). A server that
+    /// sends `retry: 0` and closes each connection after an event would otherwise have the
+    /// client reconnect as fast as the network allows, for as long as it likes: each event
+    /// resets ``maxAttempts``'s count. ``defaultDelay`` is yours and is not raised to it.
+    public var minDelay: Duration
 
     /// Never reconnect: the sequence ends when the server closes the stream.
     public static let never = EventStreamReconnection(isEnabled: false, defaultDelay: .zero, maxAttempts: 0)
@@ -34,18 +39,23 @@ public struct EventStreamReconnection: Sendable, Hashable {
     /// The default ``maxDelay``: 60 s.
     public static let defaultMaxDelay: Duration = .seconds(60)
 
+    /// The default ``minDelay``: 100 ms.
+    public static let defaultMinDelay: Duration = .milliseconds(100)
+
     /// Reconnect after the server's `retry` delay, at most `maxDelay` (or `defaultDelay`), at
     /// most `maxAttempts` times in a row without an event.
     public static func automatic(defaultDelay: Duration = .seconds(3), maxAttempts: Int? = 10,
-                                 maxDelay: Duration = defaultMaxDelay) -> EventStreamReconnection {
-        EventStreamReconnection(isEnabled: true, defaultDelay: defaultDelay, maxAttempts: maxAttempts, maxDelay: maxDelay)
+                                 maxDelay: Duration = defaultMaxDelay, minDelay: Duration = defaultMinDelay) -> EventStreamReconnection {
+        EventStreamReconnection(isEnabled: true, defaultDelay: defaultDelay, maxAttempts: maxAttempts, maxDelay: maxDelay, minDelay: minDelay)
     }
 
     /// Creates a policy.
-    public init(isEnabled: Bool, defaultDelay: Duration, maxAttempts: Int?, maxDelay: Duration = defaultMaxDelay) {
+    public init(isEnabled: Bool, defaultDelay: Duration, maxAttempts: Int?, maxDelay: Duration = defaultMaxDelay,
+                minDelay: Duration = defaultMinDelay) {
         self.isEnabled = isEnabled
         self.defaultDelay = defaultDelay
         self.maxAttempts = maxAttempts
         self.maxDelay = maxDelay
+        self.minDelay = minDelay
     }
 }

@@ -76,7 +76,10 @@ public struct ServerSentEventStream: AsyncSequence, Sendable {
                         continue
                     }
                     if let id = event.id, !id.contains("\0"), id.utf8.count <= ServerSentEventStream.maxEventIDLength { lastEventID = id }
-                    if let retry = event.retry, retry >= 0 { reconnectionDelay = Swift.min(.milliseconds(retry), stream.policy.maxDelay) }
+                    if let retry = event.retry, retry >= 0 {
+                        // Kept between the policy's bounds: `retry: 0` must not make a reconnect loop.
+                        reconnectionDelay = Swift.min(Swift.max(.milliseconds(retry), stream.policy.minDelay), stream.policy.maxDelay)
+                    }
                     guard event.data != nil else { continue }
                     failuresInARow = 0
                     return event

@@ -60,7 +60,7 @@ struct ServerSentEventTests {
         // The delay the stream waits before each reconnection is the iterator's
         // `reconnectionDelay`: the server's 20 ms from its first event on, not the 30 s default.
         // (Checked on the value, not on a clock: a loaded CI machine can stall a test for 20 s.)
-        var iterator = try await client.events(for: Request<Void>(path: "/sse"), reconnection: .automatic(defaultDelay: .seconds(30))).makeAsyncIterator()
+        var iterator = try await client.events(for: Request<Void>(path: "/sse"), reconnection: .automatic(defaultDelay: .seconds(30), minDelay: .milliseconds(10))).makeAsyncIterator()
         #expect(iterator.reconnectionDelay == .seconds(30))
         var data: [String] = []
         var delays: [Duration] = []
@@ -96,6 +96,33 @@ struct ServerSentEventTests {
         #expect(iterator.reconnectionDelay <= .seconds(60))
         #expect(try await iterator.next()?.data == "y")
         #expect(iterator.reconnectionDelay <= .seconds(60), "a day's delay is capped too")
+    }
+
+    @Test("a stub's whole event-stream body is read event by event, under the client's size limit")
+    func wholeBodyFromStub() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/sse", .data(Data("data: one\n\ndata: two\n\n".utf8), contentType: "text/event-stream"))
+        let client = APIClient(configuration: APIConfiguration(baseURL: URL(string: "https://api.example.com")!), transport: stub)
+        var data: [String] = []
+        for try await event in try await client.events(for: Request<Void>(path: "/sse")) { data.append(event.data ?? "") }
+        #expect(data == ["one", "two"])
+    }
+
+    @Test("a server's retry: 0 is raised to the policy's minDelay: a server that closes after each event cannot make a reconnect loop")
+    func retryHasAFloor() async throws {
+        let (client, transport) = scriptedClient { _, call in (ok(), chunkedBody(["retry: 0\ndata: \(call)\n\n"])) }
+        var iterator = try await client.events(for: Request<Void>(path: "/sse"), reconnection: .automatic(minDelay: .milliseconds(30))).makeAsyncIterator()
+        #expect(try await iterator.next()?.data == "1")
+        #expect(iterator.reconnectionDelay == .milliseconds(30))
+        #expect(try await iterator.next()?.data == "2")
+        #expect(iterator.reconnectionDelay == .milliseconds(30))
+        #expect(transport.requests.count == 2)
+        // The default floor, and a policy's own default delay left as it is.
+        #expect(EventStreamReconnection.automatic().minDelay == .milliseconds(100))
+        var fast = try await client.events(for: Request<Void>(path: "/sse"), reconnection: .automatic(defaultDelay: .milliseconds(5))).makeAsyncIterator()
+        #expect(fast.reconnectionDelay == .milliseconds(5))
+        #expect(try await fast.next() != nil)
+        #expect(fast.reconnectionDelay == .milliseconds(100))
     }
 
     @Test("with no cap on the delay (maxDelay of Int64.max seconds), a server's huge retry waits, cancellably, instead of trapping the process")
