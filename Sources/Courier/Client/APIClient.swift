@@ -151,7 +151,7 @@ public final class APIClient: Sendable {
         try await openStream(request)
     }
 
-    nonisolated(nonsending) func openStream<R: APIRequest>(_ request: R) async throws -> (HTTPResponse, HTTPBody?, RequestSummary) {
+    func openStream<R: APIRequest>(_ request: R) async throws -> (HTTPResponse, HTTPBody?, RequestSummary) {
         let opened = try await open(request)
         return (opened.response, opened.body, opened.summary)
     }
@@ -173,7 +173,7 @@ public final class APIClient: Sendable {
 
     /// `limitsWholeBody`: the request's own size limit applies to its body as a whole (byte
     /// streams), not per part of it (event streams) or not at all (`stream(for:)`).
-    nonisolated(nonsending) func open<R: APIRequest>(_ request: R, sink: ResponseBodySink? = nil, limitsWholeBody: Bool = false) async throws -> OpenedExchange {
+    func open<R: APIRequest>(_ request: R, sink: ResponseBodySink? = nil, limitsWholeBody: Bool = false) async throws -> OpenedExchange {
         let (prepared, context) = try makeExchange(request, sink: sink, limitsWholeBody: limitsWholeBody)
         do {
             let (head, body, code) = try await exchange(prepared, context: context)
@@ -233,7 +233,7 @@ public final class APIClient: Sendable {
 
     /// Sends `request` and collects its body; `timed` reads the clocks ``ResponseMetrics`` needs
     /// (three clock reads and a `Date` per request, skipped when nothing reports them).
-    private nonisolated(nonsending) func perform<R: APIRequest>(_ request: R, timed: Bool) async throws -> Exchange {
+    private func perform<R: APIRequest>(_ request: R, timed: Bool) async throws -> Exchange {
         let startDate = timed ? Date() : Date(timeIntervalSinceReferenceDate: 0)
         let start = timed ? ContinuousClock.now : Self.untimed
         let (prepared, context) = try makeExchange(request, collectsResponseBody: true)
@@ -266,7 +266,7 @@ public final class APIClient: Sendable {
     /// `prepared` through the middleware, the redirect follower and the transport: the response
     /// head, its body and its status code (read once).
     @inline(__always)
-    private nonisolated(nonsending) func exchange(_ prepared: PreparedRequest, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?, Int) {
+    private func exchange(_ prepared: PreparedRequest, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?, Int) {
         if middleware.isEmpty && context.idleTimeout == nil {
             return try await follower.sendReadingStatus(prepared.head, body: prepared.body, context: context)
         }

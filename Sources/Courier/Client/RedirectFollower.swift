@@ -12,7 +12,7 @@ struct RedirectFollower: Sendable {
     /// Sends `request` and follows the redirects its answer asks for, under `context`'s
     /// redirect policy (or ``defaultPolicy``).
     @inline(__always)
-    nonisolated(nonsending) func send(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
+    func send(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
         let (head, responseBody, _) = try await sendReadingStatus(request, body: body, context: context)
         return (head, responseBody)
     }
@@ -21,7 +21,7 @@ struct RedirectFollower: Sendable {
     /// redirect check and handed on for the client's status check (`HTTPResponse.status` builds
     /// the whole status at each read: ≈ 130 instructions, callgrind).
     @inline(__always)
-    nonisolated(nonsending) func sendReadingStatus(_ request: HTTPRequest, body: HTTPBody?,
+    func sendReadingStatus(_ request: HTTPRequest, body: HTTPBody?,
                                                    context: RequestContext) async throws -> (HTTPResponse, HTTPBody?, Int) {
         // The last stop before the wire, after every middleware: framing is the transport's.
         try TransportOwnedHeaders.check(request.headerFields)
@@ -37,7 +37,7 @@ struct RedirectFollower: Sendable {
         return (last.0, last.1, last.0.status.code)
     }
 
-    private nonisolated(nonsending) func follow(
+    private func follow(
         from first: (HTTPResponse, HTTPBody?), request: HTTPRequest, body: HTTPBody?,
         context: RequestContext, policy: RedirectPolicy
     ) async throws -> (HTTPResponse, HTTPBody?) {
@@ -147,7 +147,7 @@ struct RedirectFollower: Sendable {
     /// One hop. Under an idle timeout, the wait for the head of a hop without a body is one
     /// idle wait (with a body, the upload itself is the activity, and the total deadline
     /// bounds it): each hop of a chain has the whole limit.
-    private nonisolated(nonsending) func sendHop(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
+    private func sendHop(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
         guard let limit = context.idleTimeout, body == nil else { return try await transport.send(request, body: body, context: context) }
         let transport = self.transport
         return try await IdleTimeout.race(limit, waitingFor: "the response head") {

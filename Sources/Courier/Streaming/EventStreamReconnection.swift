@@ -30,7 +30,8 @@ public struct EventStreamReconnection: Sendable, Hashable {
     /// The shortest delay a server's `retry:` field can set (default 100 ms). A server that
     /// sends `retry: 0` and closes each connection after an event would otherwise have the
     /// client reconnect as fast as the network allows, for as long as it likes: each event
-    /// resets ``maxAttempts``'s count. ``defaultDelay`` is yours and is not raised to it.
+    /// resets ``maxAttempts``'s count. ``defaultDelay`` is yours and is not raised to it; a
+    /// ``maxDelay`` below it does not lower it.
     public var minDelay: Duration
 
     /// Never reconnect: the sequence ends when the server closes the stream.

@@ -77,8 +77,9 @@ public struct ServerSentEventStream: AsyncSequence, Sendable {
                     }
                     if let id = event.id, !id.contains("\0"), id.utf8.count <= ServerSentEventStream.maxEventIDLength { lastEventID = id }
                     if let retry = event.retry, retry >= 0 {
-                        // Kept between the policy's bounds: `retry: 0` must not make a reconnect loop.
-                        reconnectionDelay = Swift.min(Swift.max(.milliseconds(retry), stream.policy.minDelay), stream.policy.maxDelay)
+                        // Kept between the policy's bounds, the floor last: `retry: 0` must not make
+                        // a reconnect loop, even under a `maxDelay` below `minDelay`.
+                        reconnectionDelay = Swift.max(Swift.min(.milliseconds(retry), stream.policy.maxDelay), stream.policy.minDelay)
                     }
                     guard event.data != nil else { continue }
                     failuresInARow = 0

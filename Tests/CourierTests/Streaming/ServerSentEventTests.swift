@@ -123,6 +123,10 @@ struct ServerSentEventTests {
         #expect(fast.reconnectionDelay == .milliseconds(5))
         #expect(try await fast.next() != nil)
         #expect(fast.reconnectionDelay == .milliseconds(100))
+        // A cap below the floor does not lower it.
+        var capped = try await client.events(for: Request<Void>(path: "/sse"), reconnection: .automatic(maxDelay: .zero)).makeAsyncIterator()
+        #expect(try await capped.next() != nil)
+        #expect(capped.reconnectionDelay == .milliseconds(100))
     }
 
     @Test("with no cap on the delay (maxDelay of Int64.max seconds), a server's huge retry waits, cancellably, instead of trapping the process")
