@@ -21,8 +21,7 @@ struct RedirectFollower: Sendable {
     /// redirect check and handed on for the client's status check (`HTTPResponse.status` builds
     /// the whole status at each read: ≈ 130 instructions, callgrind).
     @inline(__always)
-    func sendReadingStatus(_ request: HTTPRequest, body: HTTPBody?,
-                                                   context: RequestContext) async throws -> (HTTPResponse, HTTPBody?, Int) {
+    func sendReadingStatus(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?, Int) {
         // The last stop before the wire, after every middleware: framing is the transport's.
         try TransportOwnedHeaders.check(request.headerFields)
         // Without an idle timeout a hop is only the transport call: made here, it saves an async

@@ -1,0 +1,51 @@
+import Foundation
+import OpenAPIRuntime
+
+/// A request's body turned into what goes on the wire: its bytes (an `HTTPBody`) and the
+/// `Content-Type` that frames them.
+extension RequestBuilder {
+    /// The body as an `HTTPBody`, and its content type.
+    func encode(_ body: RequestBody) throws -> (HTTPBody, String?) {
+        switch body {
+        case .json(let value):
+            let data = try configuration.encoder.encode(value)
+            return (HTTPBody(data), "application/json")
+        case .data(let data, let contentType):
+            return (HTTPBody(data), contentType)
+        case .form(let pairs):
+            return (HTTPBody(FormEncoding.encode(pairs)), "application/x-www-form-urlencoded")
+        case .multipart(let form):
+            try form.validate()
+            return (SegmentSequence(segments: form.segments(), chunkSize: BodyReading.uploadChunkSize).makeBody(), form.contentType)
+        case .file(let url, let contentType):
+            _ = try FileChunks.size(of: url)
+            return (SegmentSequence(segments: [.file(url)], chunkSize: BodyReading.uploadChunkSize).makeBody(), contentType)
+        case .stream(let stream, let contentType):
+            return (stream, contentType)
+        }
+    }
+
+    /// A request's own `Content-Type` for a multipart body: given the form's boundary when it
+    /// has none. Throws when it is not a multipart type, or names another boundary (the
+    /// server would split the body wrongly).
+    static func multipartContentType(_ own: String, boundary: String, formType: String) throws -> String {
+        let parts = own.split(separator: ";", omittingEmptySubsequences: false)
+        let essence = (parts.first ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+        guard essence.hasPrefix("multipart/") else {
+            throw MultipartFormError(reason: "the request's own Content-Type '\(LogSafeText.escape(String(own.prefix(80))))' is not a multipart type, but its body is a multipart form")
+        }
+        for parameter in parts.dropFirst() {
+            let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard pair.count == 2, pair[0].lowercased() == "boundary" else { continue }
+            var value = Substring(pair[1])
+            if value.count >= 2, value.first == "\"", value.last == "\"" { value = value.dropFirst().dropLast() }
+            guard value == boundary else {
+                throw MultipartFormError(reason: "the request's own Content-Type names the boundary '\(LogSafeText.escape(String(value.prefix(80))))', but the form is framed with '\(boundary)': leave the boundary out, or give the form the same one (MultipartForm(boundary:))")
+            }
+            return own
+        }
+        // `multipart/form-data; boundary=…` as the form writes it, quoted when it must be.
+        guard let mark = formType.firstIndex(of: ";") else { return own }
+        return own.trimmingCharacters(in: .whitespaces) + formType[mark...]
+    }
+}
