@@ -255,7 +255,8 @@ public final class APIClient: Sendable {
             if let taken = try BodyReading.takeWhole(body, limit: context.maxResponseSize, summary: prepared.summary, whole: whole) {
                 data = taken
             } else {
-                data = try await BodyReading.collect(body, head: responseHead, limit: context.maxResponseSize, summary: prepared.summary, whole: whole)
+                // Nothing was left whole for this body (`takeWhole` looked): read it.
+                data = try await BodyReading.collect(body, head: responseHead, limit: context.maxResponseSize, summary: prepared.summary)
             }
         } catch {
             throw Self.map(error, summary: prepared.summary, timeout: context.timeout)

@@ -27,11 +27,7 @@ public struct DecodingContext: Sendable {
         if body.isEmpty, T.self is any ExpressibleByNilLiteral.Type {
             return try decodeEmpty(T.self, from: body)   // `User?` answered by an empty 204: `nil`
         }
-        do {
-            return try decoder.decode(T.self, from: body)
-        } catch {
-            throw APIError.decodingFailed(request: request, type: String(describing: T.self), underlying: error, body: body)
-        }
+        return try decodeWithDecoder(T.self, from: body)
     }
 
     /// An empty body as a `T` that can be `nil` (an optional): `nil`. Apart from
@@ -43,6 +39,11 @@ public struct DecodingContext: Sendable {
         if let optional = T.self as? any ExpressibleByNilLiteral.Type, let none = optional.init(nilLiteral: ()) as? T {
             return none
         }
+        return try decodeWithDecoder(T.self, from: body)
+    }
+
+    /// `body` through the client's `JSONDecoder`; its failure as ``APIError/Kind/decodingFailed``.
+    private func decodeWithDecoder<T: Decodable>(_ type: T.Type, from body: Data) throws -> T {
         do {
             return try decoder.decode(T.self, from: body)
         } catch {
