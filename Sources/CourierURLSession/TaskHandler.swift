@@ -39,7 +39,7 @@ final class TaskHandler: Sendable {
     private enum State: Sendable {
         case idle
         case waitingForHead(CheckedContinuation<(HTTPResponse, HTTPBody?), any Error>)
-        case buffering(CheckedContinuation<(HTTPResponse, HTTPBody?), any Error>, HTTPResponse, [UInt8])
+        case buffering(CheckedContinuation<(HTTPResponse, HTTPBody?), any Error>, HTTPResponse, Data)
         case streaming(BodyOutlet)
         case finished
     }
@@ -264,7 +264,7 @@ final class TaskHandler: Sendable {
         if bufferLimit != nil || isHead {
             box.withLock { box in
                 guard case .waitingForHead(let continuation) = box.state else { return }
-                box.state = .buffering(continuation, head, [])
+                box.state = .buffering(continuation, head, Data())
             }
             return
         }
@@ -273,12 +273,12 @@ final class TaskHandler: Sendable {
 
     /// Delivers `head` with a streamed body that starts with `buffered`, from the head-waiting or
     /// buffering state.
-    private func startStreaming(head: HTTPResponse, buffered: [UInt8]?) {
+    private func startStreaming(head: HTTPResponse, buffered: Data?) {
         let outlet: BodyOutlet
         let body: HTTPBody?
         if let spillDirectory, !isHead {
             let buffer = SpillingChunkBuffer(maxBytes: maxStreamedBytes, directory: spillDirectory)
-            if let buffered { buffer.append(Data(buffered)) }
+            if let buffered { buffer.append(buffered) }
             outlet = .spill(buffer)
             body = HTTPBody(SpilledBody(buffer: buffer, handler: self), length: .unknown, iterationBehavior: .single)
         } else {
@@ -287,7 +287,7 @@ final class TaskHandler: Sendable {
             streamContinuation.onTermination = { [weak self] termination in
                 if case .cancelled = termination { self?.cancel(reason: .cancelled) }
             }
-            if let buffered { streamContinuation.yield(buffered[...]) }
+            if let buffered { streamContinuation.yield(ArraySlice(buffered)) }
             outlet = .stream(streamContinuation)
             body = isHead ? nil : HTTPBody(StreamedBody(stream: stream, handler: self), length: .unknown, iterationBehavior: .single)
         }
@@ -309,7 +309,7 @@ final class TaskHandler: Sendable {
 
     func didReceive(data: Data) {
         enum Next {
-            case yield(BodyOutlet), overflow(HTTPResponse, [UInt8])
+            case yield(BodyOutlet), overflow(HTTPResponse, Data)
             case sink(signal: BodyOutlet?), none
         }
         let next = box.withLock { box -> Next in
@@ -333,7 +333,8 @@ final class TaskHandler: Sendable {
                 return .yield(continuation)
             case .buffering(let continuation, let head, var bytes):
                 box.state = .idle  // so that `bytes` is uniquely referenced while appending
-                bytes.append(contentsOf: data)
+                // The first chunk is kept as it came (no copy: often it is the whole body).
+                if bytes.isEmpty { bytes = data } else { bytes.append(data) }
                 box.state = .buffering(continuation, head, bytes)
                 return bytes.count > (bufferLimit ?? 0) ? .overflow(head, bytes) : .none
             case .idle, .waitingForHead, .finished:
@@ -435,8 +436,9 @@ final class TaskHandler: Sendable {
                 if isHead {
                     continuation.resume(returning: (head, nil))
                 } else {
-                    let body = HTTPBody(bytes)
-                    whole?.leave(bytes[...], for: body)
+                    // `bytes` is handed on as it is: the client returns this `Data`.
+                    let body = HTTPBody.holding(bytes)
+                    whole?.leave(bytes, for: body)
                     continuation.resume(returning: (head, body))
                 }
             }

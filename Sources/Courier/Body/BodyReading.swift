@@ -63,7 +63,7 @@ package enum BodyReading {
     package static func takeWhole(_ body: HTTPBody?, limit: Int, summary: RequestSummary, whole: WholeResponseBody?) throws -> Data? {
         guard let body, let bytes = whole?.take(for: body) else { return nil }
         if bytes.count > limit { throw APIError.resourceTooLarge(request: summary, limit: limit) }
-        return Data(bytes)
+        return bytes
     }
 
     /// A body passed the size limit it was collected under. The client reports it as
@@ -88,7 +88,7 @@ package enum BodyReading {
         }
         if let bytes = whole?.take(for: body) {
             if bytes.count > limit { throw LimitExceeded(limit: limit) }
-            return Data(bytes)
+            return bytes
         }
         var iterator = body.makeAsyncIterator()
         guard let first = try await iterator.next() else { return Data() }

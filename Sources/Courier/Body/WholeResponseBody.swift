@@ -16,15 +16,20 @@ import OpenAPIRuntime
 /// The slot is a ``Locked`` value (a mutex in the slot's own allocation): two transport calls
 /// may run at once under a middleware that races them, and one left running may write while
 /// the client reads.
+///
+/// The bytes are `Data`, the type the client returns: a transport that receives `Data`
+/// (URLSession) hands its buffer on without a copy, and one that reads a `ByteBuffer`
+/// (AsyncHTTPClient) copies it once, into the `Data` the caller gets. Build the `HTTPBody` that
+/// goes with them with `HTTPBody.holding(_:)`, which does not copy them either.
 package struct WholeResponseBody: Sendable {
-    private let slot = Locked<(body: HTTPBody, bytes: HTTPBody.ByteChunk)?>(nil)
+    private let slot = Locked<(body: HTTPBody, bytes: Data)?>(nil)
 
     /// An empty slot.
     package init() {}
 
     /// Leaves `bytes`, the whole content of `body`, for the client (replacing whatever an
     /// earlier attempt left).
-    package func leave(_ bytes: HTTPBody.ByteChunk, for body: HTTPBody) {
+    package func leave(_ bytes: Data, for body: HTTPBody) {
         slot.withLock { $0 = (body, bytes) }
     }
 
@@ -34,7 +39,7 @@ package struct WholeResponseBody: Sendable {
     }
 
     /// The bytes left for `body`, if it is the body they were left with; the slot is emptied.
-    package func take(for body: HTTPBody) -> HTTPBody.ByteChunk? {
+    package func take(for body: HTTPBody) -> Data? {
         slot.withLock { slot in
             guard let left = slot, left.body === body else { return nil }
             slot = nil

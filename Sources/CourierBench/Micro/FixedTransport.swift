@@ -25,7 +25,7 @@ struct FixedTransport: Transport {
     }
 
     /// The body's bytes.
-    let bytes = ArraySlice(Fixtures.usersJSON)
+    let bytes = [UInt8](Fixtures.usersJSON)
 
     /// Answers at once with ``head`` and ``bytes``, whatever the request.
     func send(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
@@ -36,9 +36,12 @@ struct FixedTransport: Transport {
             notModified.headerFields[.contentType] = nil
             return (notModified, nil)
         }
-        // As AsyncHTTPClientTransport and URLSessionTransport do with a body they hold whole.
-        let body = HTTPBody(bytes)
-        context.wholeResponseBody?.leave(bytes, for: body)
+        // As AsyncHTTPClientTransport and URLSessionTransport do with a body they hold whole:
+        // the bytes in a `Data` of this response's own (a transport reads them into a new
+        // buffer; the copy is the stub's cost, as reading them is the transport's).
+        let data = Data(bytes)
+        let body = HTTPBody.holding(data)
+        context.wholeResponseBody?.leave(data, for: body)
         return (head, body)
     }
 }

@@ -30,8 +30,8 @@ struct CompletionHandlerTransport: Transport {
         let urlRequest = try URLSessionTransport.urlRequest(for: request, context: context)
         let (data, response) = try await session.data(for: urlRequest)
         let head = try URLSessionTransport.head(from: response)
-        let responseBody = HTTPBody(data)
-        context.wholeResponseBody?.leave(ArraySlice(data), for: responseBody)
+        let responseBody = HTTPBody.holding(data)
+        context.wholeResponseBody?.leave(data, for: responseBody)
         return (head, responseBody)
     }
 }

@@ -15,7 +15,7 @@ struct WholeResponseBodyTests {
         MiddlewareTestTransport { _, _, context in
             let returned = HTTPBody(ArraySlice(body.utf8))
             if let left {
-                context.wholeResponseBody?.leave(ArraySlice(left.utf8), for: forReturnedBody ? returned : HTTPBody("other"))
+                context.wholeResponseBody?.leave(Data(left.utf8), for: forReturnedBody ? returned : HTTPBody("other"))
             }
             return (HTTPResponse(status: .ok), returned)
         }
@@ -28,7 +28,7 @@ struct WholeResponseBodyTests {
             offered.withLock { $0.append(context.wholeResponseBody != nil) }
             let returned = HTTPBody(ArraySlice("streamed".utf8))
             // Different bytes from the body's, so the test sees which were used.
-            context.wholeResponseBody?.leave(ArraySlice("left".utf8), for: returned)
+            context.wholeResponseBody?.leave(Data("left".utf8), for: returned)
             return (HTTPResponse(status: .ok), returned)
         }
         let client = MiddlewareFixtures.client(transport, [])
