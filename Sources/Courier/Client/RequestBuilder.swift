@@ -55,8 +55,13 @@ struct RequestBuilder: Sendable {
     /// The standard secret query names plus the configuration's, when it has any.
     let queryNames: Redaction.QueryNames?
 
+    /// Whether the configuration's ``APIConfiguration/acceptableStatusCodes`` are 200–299
+    /// (compared once here; see `RequestContext.accepts(statusCode:)`).
+    let acceptsSuccessCodesOnly: Bool
+
     init(configuration: APIConfiguration) {
         self.configuration = configuration
+        self.acceptsSuccessCodesOnly = configuration.acceptableStatusCodes == Set(200..<300)
         let base = Result { try CheckedURL(configuration.baseURL) }.mapError { $0 as? APIError ?? .invalidURL(configuration.baseURL.absoluteString, reason: "\($0)") }
         self.baseURL = try? base.get()
         self.hasBaseURL = baseURL != nil
@@ -176,7 +181,9 @@ struct RequestBuilder: Sendable {
             }
         }
         head.headerFields = fields
-        return PreparedRequest(head: head, body: body, summary: summary, targetsBaseOrigin: target.isBaseOrigin,
+        // `consume`: the summary moves into the result (copied, then the local released, its
+        // four strings were retained and released once more: ≈ 220 instructions, callgrind).
+        return PreparedRequest(head: head, body: body, summary: consume summary, targetsBaseOrigin: target.isBaseOrigin,
                                urlTemplate: urlTemplate(of: requestPath))
     }
 
@@ -358,13 +365,12 @@ struct RequestBuilder: Sendable {
 
     /// Two optional queries joined with `&`; `nil` when neither has text. (Not an array's
     /// `joined`: building and freeing the array cost ≈ 500 instructions per request.)
+    /// (Nor a `switch` over the pair: the tuple of optionals it builds was copied and
+    /// destroyed through outlined helpers, ≈ 200 instructions per request.)
     private static func joined(_ first: String?, _ second: String?) -> String? {
-        switch (first.flatMap { $0.isEmpty ? nil : $0 }, second.flatMap { $0.isEmpty ? nil : $0 }) {
-        case (nil, nil): return nil
-        case (let first?, nil): return first
-        case (nil, let second?): return second
-        case (let first?, let second?): return first + "&" + second
-        }
+        guard let first, !first.isEmpty else { return second?.isEmpty == false ? second : nil }
+        guard let second, !second.isEmpty else { return first }
+        return first + "&" + second
     }
 
     private static func target(path: String, existingQuery: String?, query: String) -> String {

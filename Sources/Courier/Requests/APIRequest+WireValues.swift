@@ -45,8 +45,13 @@ extension APIRequest {
 
     /// The request's body, if it has one.
     package func wireBody() throws -> RequestBody? {
+        try _wireBody()
+    }
+
+    /// ``body`` as Courier sends it, for any `Body` type: see ``APIRequest/_wireBody()``.
+    public func _wireBody() throws -> RequestBody? {
         guard let value = body else { return nil }
-        if Body.self == RequestBody.self { return value as! RequestBody }
+        if Body.self == RequestBody.self { return .some(value as! RequestBody) }
         if let body = value as? RequestBody { return body }
         if let optional = value as? any OptionalValue, optional.isNone { return nil }
         if let convertible = value as? any RequestBodyConvertible { return convertible.requestBody }
@@ -90,6 +95,13 @@ extension APIRequest {
 
     private static var standardMethods: Set<String> {
         ["GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH", "QUERY"]
+    }
+}
+
+extension APIRequest where Body == RequestBody {
+    /// ``body`` as it is: the declared type is the one Courier sends.
+    public func _wireBody() throws -> RequestBody? {
+        body
     }
 }
 
