@@ -72,6 +72,9 @@ struct AnyStatusRequest<Base: APIRequest>: APIRequest {
     var queryParameters: [String: String]? { base.queryParameters }
     var headers: Base.Headers { base.headers }
     var body: Base.Body? { base.body }
+    /// The base request's, which is compiled for its own `Body` type (this type's default would
+    /// look `Base.Body`'s optional up at run time).
+    func _wireBody() throws -> RequestBody? { try base._wireBody() }
     var includeBaseParameters: Bool { base.includeBaseParameters }
     var timeout: TimeInterval { base.timeout }
     var options: RequestOptions {

@@ -332,7 +332,10 @@ final class TaskHandler: Sendable {
                 }
                 return .yield(continuation)
             case .buffering(let continuation, let head, var bytes):
-                box.state = .idle  // so that `bytes` is uniquely referenced while appending
+                // Out of the state, so that appending does not copy for the state's reference
+                // too (the first piece still shares FoundationNetworking's storage: the first
+                // append copies it, as it must).
+                box.state = .idle
                 // The first chunk is kept as it came (no copy: often it is the whole body).
                 if bytes.isEmpty { bytes = data } else { bytes.append(data) }
                 box.state = .buffering(continuation, head, bytes)

@@ -18,8 +18,9 @@ import OpenAPIRuntime
 /// the client reads.
 ///
 /// The bytes are `Data`, the type the client returns: a transport that receives `Data`
-/// (URLSession) hands its buffer on without a copy, and one that reads a `ByteBuffer`
-/// (AsyncHTTPClient) copies it once, into the `Data` the caller gets. Build the `HTTPBody` that
+/// (URLSession) hands a body that came in one piece on without a copy (later pieces are
+/// appended to the first), and one that reads `ByteBuffer`s (AsyncHTTPClient) copies them
+/// once, into the `Data` the caller gets. Build the `HTTPBody` that
 /// goes with them with `HTTPBody.holding(_:)`, which does not copy them either.
 package struct WholeResponseBody: Sendable {
     private let slot = Locked<(body: HTTPBody, bytes: Data)?>(nil)

@@ -199,6 +199,9 @@ public final class APIClient: Sendable {
         var body: Data
         /// The request as it was prepared, moved here whole: copying its summary out of it
         /// retained four strings and released them again with it (≈ 215 instructions, callgrind).
+        /// Its request body, sent by now, is released with the exchange, after the response is
+        /// decoded rather than before (clearing it here copied the whole value: ≈ 450).
+        /// Nothing reads it again.
         var prepared: PreparedRequest
         /// The request, for errors and the decoding context.
         var summary: RequestSummary { prepared.summary }

@@ -48,7 +48,7 @@ extension APIRequest {
         try _wireBody()
     }
 
-    /// ``body`` as Courier sends it, for any `Body` type: see ``APIRequest/_wireBody()``.
+    /// ``body`` as Courier sends it, for any `Body` type: see `APIRequest._wireBody()`.
     public func _wireBody() throws -> RequestBody? {
         guard let value = body else { return nil }
         if Body.self == RequestBody.self { return .some(value as! RequestBody) }

@@ -86,7 +86,8 @@ public protocol APIRequest<Response>: Sendable {
     func decode(_ response: HTTPResponse, body: Data, context: DecodingContext) throws -> Response
 
     /// ``body`` as Courier sends it, or an error naming a `Body` type it cannot send. Courier
-    /// implements it for every request type: do not implement or call it.
+    /// implements it for every request type: do not implement or call it in your own (a
+    /// request type that wraps another, as Courier's own adapters do, forwards it).
     ///
     /// It is a requirement only so that each request type gets the implementation compiled
     /// for its own `Body`: read through the client's generic code, `body`'s optional type was
