@@ -152,11 +152,12 @@ public struct RequestContext: Sendable {
         self.logger = logger
     }
 
-    /// The client's context for one exchange, every field set once.
-    /// `acceptableStatusCodesAreSuccessCodes`: `acceptableStatusCodes` is 200–299 (the caller
-    /// knows it without comparing the sets). (Through the public
+    /// The client's context for one exchange, every field set once. (Through the public
     /// initializer and a dozen assignments after it, each field was written twice and the
     /// optional deadline copied three times: ≈ 400 instructions a request, callgrind.)
+    ///
+    /// `acceptableStatusCodesAreSuccessCodes` says that `acceptableStatusCodes` is 200–299:
+    /// the client knows it without comparing the sets (see ``accepts(statusCode:)``).
     package init(
         operationName: String, baseURL: URL, options: RequestOptions, timeout: Duration, maxResponseSize: Int,
         logger: Logger, targetsBaseOrigin: Bool, sensitiveHeaders: Set<HTTPField.Name>,
