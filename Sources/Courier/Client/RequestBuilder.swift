@@ -92,7 +92,7 @@ struct RequestBuilder: Sendable {
     func summary(of head: HTTPRequest, operationName: String?) -> RequestSummary {
         var summary = RequestSummary(head, operationName: operationName)
         if let queryNames {
-            summary.url = head.originString + queryNames.redact(target: head.path ?? "/")
+            summary.url = head.urlString(redactingQuery: queryNames)
         }
         return summary
     }

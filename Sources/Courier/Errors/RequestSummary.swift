@@ -48,7 +48,7 @@ public struct RequestSummary: Sendable, Hashable, CustomStringConvertible {
         let target = request.path ?? "/"
         // Most targets have no query: skip the redaction's grapheme-cluster search for them.
         let shown = target.containsByte(UInt8(ascii: "?")) ? Redaction.redactQuery(inTarget: target) : target
-        self.origin = "\(request.scheme ?? "https")://\(request.authority ?? "")"
+        self.origin = request.originString
         self.target = shown
         self.operationName = operationName
     }
@@ -58,7 +58,7 @@ public struct RequestSummary: Sendable, Hashable, CustomStringConvertible {
     package init(_ request: HTTPRequest, context: RequestContext) {
         self.init(request, operationName: context.operationName)
         if !context.sensitiveQueryNames.isEmpty {
-            url = request.originString + context.queryNames.redact(target: request.path ?? "/")
+            url = request.urlString(redactingQuery: context.queryNames)
         }
     }
 

@@ -72,8 +72,7 @@ package enum MiddlewareSupport {
 
     /// The request's absolute URL with secret query values redacted, plus any `extra` names.
     package static func redactedURL(_ request: HTTPRequest, extraQueryNames: Set<String> = []) -> String {
-        let origin = request.originString
         let names = extraQueryNames.isEmpty ? Redaction.QueryNames.standard : Redaction.QueryNames.standard.adding(extraQueryNames)
-        return origin + names.redact(target: request.path ?? "/")
+        return request.urlString(redactingQuery: names)
     }
 }

@@ -4,6 +4,7 @@ import Foundation
 import HTTPTypes
 import InMemoryLogging
 import Logging
+import OpenAPIRuntime
 import Testing
 
 @Suite struct LoggingMiddlewareTests {
@@ -37,6 +38,70 @@ import Testing
         #expect(entry.metadata["http.response.status_code"] == "200")
         #expect(entry.metadata["http.request.method"] == "GET")
         #expect(entry.metadata["courier.duration_ms"] != nil)
+    }
+
+    @Test("the usual line carries exactly its six metadata keys, with the line's own figures")
+    func theUsualLineCarriesExactlyItsMetadata() async throws {
+        let (logger, handler) = logger(.info)
+        let stub = StubTransport()
+        stub.on(.get, "/users", .text("hello"))
+        stub.on(.get, "/teams", .text("a longer body"))
+        let client = F.client(stub, [LoggingMiddleware(logger: logger, level: .info)])
+        _ = try await client.send(F.text(.get, "/users"))
+        _ = try await client.send(F.text(.get, "/teams").query("page", "3"))
+        let entries = handler.entries
+        try #require(entries.count == 2)
+        let keys: Set<String> = ["http.request.method", "url.full", "courier.operation", "http.response.status_code",
+                                 "courier.duration_ms", "http.response.body.size"]
+        for entry in entries { #expect(Set(entry.metadata.keys) == keys) }
+        // Each line has its own values: the second does not show the first's.
+        #expect(entries[0].metadata["url.full"] == "https://api.example.com/v1/users")
+        #expect(entries[1].metadata["url.full"] == "https://api.example.com/v1/teams?page=3")
+        #expect(entries[0].metadata["http.response.body.size"] == "5")
+        #expect(entries[1].metadata["http.response.body.size"] == "13")
+        #expect(entries[0].metadata["courier.operation"] != nil)
+        #expect(entries[1].metadata["courier.duration_ms"].map { "\($0)" }.flatMap(Int.init) != nil)
+        #expect("\(entries[1].message)".hasSuffix(" ms, 13 bytes)"))
+    }
+
+    @Test("a retry's line adds its attempt number to the same keys")
+    func aRetrysLineAddsItsAttempt() async throws {
+        let (logger, handler) = logger(.info)
+        let stub = StubTransport()
+        stub.on(.get, "/items", [.status(503), .text("ok")])
+        let retry = RetryMiddleware(policy: RetryPolicy(jitter: .none), budget: .unlimited, clock: TestMiddlewareClock())
+        let client = F.client(stub, [retry, LoggingMiddleware(logger: logger, level: .info)])
+        _ = try await client.send(F.text(.get, "/items"))
+        let entries = handler.entries.filter { $0.level == .info }
+        try #require(entries.count == 2)
+        #expect(entries[0].metadata["courier.attempt"] == nil)
+        #expect(entries[0].metadata["http.response.status_code"] == "503")
+        #expect(entries[1].metadata["courier.attempt"] == "2")
+        #expect(entries[1].metadata["http.response.status_code"] == "200")
+        #expect(entries[1].metadata["http.response.body.size"] == "2")
+        #expect(entries[1].metadata["url.full"] == "https://api.example.com/v1/items")
+    }
+
+    @Test("a streamed body dropped before its end says so on its line")
+    func aBodyDroppedBeforeItsEndSaysSo() async throws {
+        let (logger, handler) = logger(.info)
+        // A body that streams (one chunk of a sequence), not one the transport holds whole.
+        let transport = MiddlewareTestTransport { _, _, _ in
+            let chunks = AsyncStream<ArraySlice<UInt8>> { continuation in
+                continuation.yield(ArraySlice("never read".utf8))
+                continuation.finish()
+            }
+            return (HTTPResponse(status: .ok), HTTPBody(chunks, length: .unknown, iterationBehavior: .single))
+        }
+        let client = F.client(transport, [LoggingMiddleware(logger: logger, level: .info)])
+        do {
+            let streamed = try await client.stream(for: Request<Data>(path: "/x"))
+            #expect(streamed.body != nil)
+        }
+        let entries = handler.entries
+        try #require(entries.count == 1)
+        #expect("\(entries[0].message)".hasSuffix(", body not read to the end)"))
+        #expect(entries[0].metadata["http.response.body.size"] == "0")
     }
 
     @Test func saysWhenTheCacheAnswered() async throws {

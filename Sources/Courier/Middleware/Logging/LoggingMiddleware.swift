@@ -117,7 +117,7 @@ public struct LoggingMiddleware: Middleware {
                 logger.log(level: level, "\(transcript.verboseText())", metadata: transcript.metadata)
             } else {
                 let figures = transcript.figures
-                logger.log(level: level, "\(transcript.summary(with: figures))", metadata: transcript.metadata(with: figures))
+                logger.log(level: level, Logger.Message(stringLiteral: transcript.summary(with: figures)), metadata: transcript.metadata(with: figures))
             }
             throw error
         }
@@ -128,16 +128,25 @@ public struct LoggingMiddleware: Middleware {
         let level = self.level
         let prefixLength = verbose || debug ? maxBodyBytes : 0
         let observed = ObservedBody.wrap(responseBody, prefixLength: prefixLength) { [transcript] outcome in
-            var transcript = transcript
-            transcript.duration = start.duration(to: .now)
-            transcript.outcome = outcome
-            if verbose {
-                logger.log(level: level, "\(transcript.verboseText())", metadata: transcript.metadata)
+            let duration = start.duration(to: .now)
+            if verbose || debug {
+                var transcript = transcript
+                transcript.duration = duration
+                transcript.outcome = outcome
+                if verbose {
+                    logger.log(level: level, "\(transcript.verboseText())", metadata: transcript.metadata)
+                    return
+                }
+                let figures = transcript.figures
+                logger.log(level: level, Logger.Message(stringLiteral: transcript.summary(with: figures)), metadata: transcript.metadata(with: figures))
+                logger.debug("\(transcript.responseLines(emoji: false))", metadata: transcript.metadata)
                 return
             }
-            let figures = transcript.figures
-            logger.log(level: level, "\(transcript.summary(with: figures))", metadata: transcript.metadata(with: figures))
-            if debug { logger.debug("\(transcript.responseLines(emoji: false))", metadata: transcript.metadata) }
+            // The summary alone, written from the captured transcript (a copy to set its end
+            // retains and releases each of its fields). The line is the message as it is: an
+            // interpolation would copy it into a new buffer.
+            let figures = transcript.figures(duration: duration, outcome: outcome)
+            logger.log(level: level, Logger.Message(stringLiteral: transcript.summary(with: figures)), metadata: transcript.metadata(with: figures))
         }
         return (response, observed)
     }
