@@ -14,9 +14,9 @@ import Darwin
 ///
 /// The value and its `pthread_mutex_t` live in one allocation (a `ManagedBuffer`, as NIO's
 /// `NIOLockedValueBox` does), and `Locked` itself is a struct holding a reference to it: copies
-/// share the one value. Several are made for every request (three per URLSession task), and
+/// share the one value. Some are made for every request (one per URLSession task), and
 /// Foundation's `NSLock` on Linux allocates a mutex and a condition of its own besides its
-/// object: made and freed per request, the three cost ≈ 3,600 instructions more, and each
+/// object: made and freed per request, three of them cost ≈ 3,600 instructions more, and each
 /// lock and unlock goes through a class call (callgrind, URLSession, 64 in flight). Hand-written
 /// because `Synchronization.Mutex` needs macOS 15 and Courier supports macOS 13, and NIO's box is
 /// not a dependency of the core library.

@@ -1,7 +1,7 @@
 // Strings joined with one allocation and one copy of each part. `+=` on a String costs ≈ 300
 // instructions a part (capacity checks, breadcrumbs, count and flags updates, callgrind), even
 // into a buffer reserved up front; an interpolation grows its buffer as well. Log lines and
-// URLs are built from 3 to 12 parts per request, so this is worth the few lines.
+// URLs are built from a few to a dozen parts per request, so this is worth the few lines.
 extension String {
     /// `parts` one after the other, in a string allocated once at its final size.
     package init(concatenating parts: [String]) {
@@ -20,6 +20,8 @@ extension String {
                 } else {
                     // A string without contiguous UTF-8 (bridged from an `NSString` on Apple platforms).
                     for byte in part.utf8 {
+                        // `utf8.count` counted these bytes; a mismatch must trap, not overrun.
+                        precondition(offset < buffer.count, "a string's UTF-8 changed while it was copied")
                         buffer[offset] = byte
                         offset += 1
                     }

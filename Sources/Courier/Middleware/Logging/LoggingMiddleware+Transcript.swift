@@ -21,7 +21,6 @@ extension LoggingMiddleware {
         /// Metadata of the task's logger, added under Courier's own keys.
         var ambientMetadata: Logger.Metadata = [:]
 
-
         /// The line's metadata. Sized for Courier's keys up front (growing the dictionary
         /// rehashes every key) and set as `.string` values without an interpolation each.
         var metadata: Logger.Metadata { metadata(with: figures) }
@@ -38,7 +37,7 @@ extension LoggingMiddleware {
             var milliseconds: String
             var bytes: String?
             var outcome: ObservedBody.Outcome?
-            /// Whether the line shows a duration (a response or an error came back).
+            /// Whether the line shows a duration (a response or an error came back, or time was measured).
             var timed: Bool
         }
 
@@ -115,7 +114,7 @@ extension LoggingMiddleware {
         /// ``summary()`` with `figures` written already.
         func summary(with figures: Figures) -> String {
             guard let response, let status = figures.status else { return "\(method) \(url) failed after \(figures.milliseconds) ms: \(Self.describe(error))" }
-            // Joined with one allocation (`String(concatenating:)`): appending the 12 parts with
+            // Joined with one allocation (`String(concatenating:)`): appending its dozen parts with
             // `+=`, even into a buffer reserved up front, cost ≈ 3,700 instructions (callgrind).
             var parts = [method, " ", url, " → ", status, " (", figures.milliseconds, " ms, ", figures.bytes ?? "0", " bytes"]
             if figures.outcome?.abandoned == true { parts.append(", body not read to the end") }
