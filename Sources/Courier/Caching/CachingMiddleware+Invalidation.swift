@@ -29,6 +29,6 @@ extension CachingMiddleware {
         let urls = Set(targets.map { HTTPCacheKey.url(of: $0, secretNames: context.queryNames, digest: digest) })
         let namespace = self.namespace
         for url in urls { invalidations.invalidate(url, namespace: namespace) }
-        await store.invalidateEntries { key in key.namespace == namespace && key.method == "GET" && urls.contains(key.url) }
+        await store.invalidateEntries(forURLs: urls) { key in key.namespace == namespace && key.method == "GET" }
     }
 }

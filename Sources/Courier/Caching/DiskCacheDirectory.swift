@@ -11,7 +11,8 @@ import Darwin
 /// tolerates another store or process changing the directory at the same time (a file that
 /// vanishes between listing and opening is simply not there).
 ///
-/// Entries are `<64 hex digits>.cache` files (see ``DiskCacheEntryFile``); writes go to
+/// Entries are `<64 hex digits>.cache` files (see ``DiskCacheEntryFile`` and
+/// ``fileName(for:)``); writes go to
 /// `.tmp-<UUID>` files in the same directory, renamed into place when complete. Any other file
 /// in the directory is left alone.
 struct DiskCacheDirectory: Sendable {
@@ -41,10 +42,25 @@ struct DiskCacheDirectory: Sendable {
 
     let path: String
 
-    /// The file name for an entry filed under `key`.
+    /// The file name for an entry filed under `key`: the first half of the SHA-256 digest of
+    /// its URL (``namePrefix(forURL:)``), then the first half of the digest of the whole key.
+    /// The entries of one URL — any namespace, method or credentials — are then found by
+    /// listing the directory, without opening the others (``entryNames(withPrefixes:)``).
+    /// 128 bits of each digest are plenty: a reader checks the key stored in the file.
+    ///
+    /// Before, names were the whole key's digest; entries with such names are never looked up
+    /// again and go the way of the least recently used ones.
     static func fileName(for key: HTTPCacheKey) -> String {
-        SHA256.hex(key.text) + entryExtension
+        namePrefix(forURL: key.url) + String(SHA256.hex(key.text).prefix(namePrefixLength)) + entryExtension
     }
+
+    /// The first ``namePrefixLength`` characters of the file names of `url`'s entries.
+    static func namePrefix(forURL url: String) -> String {
+        String(SHA256.hex(url).prefix(namePrefixLength))
+    }
+
+    /// How many hex digits of the URL's digest begin an entry's file name.
+    static let namePrefixLength = 32
 
     static func isEntryName(_ name: String) -> Bool {
         let utf8 = name.utf8
@@ -245,6 +261,13 @@ struct DiskCacheDirectory: Sendable {
     func removeFile(_ name: String) -> Int? {
         let size = Self.attributes(of: filePath(name))?.size ?? 0
         return unlink(filePath(name)) == 0 ? size : nil
+    }
+
+    /// The entry files whose names begin with one of `prefixes` (``namePrefix(forURL:)``):
+    /// the directory is listed, no file is opened or examined.
+    func entryNames(withPrefixes prefixes: Set<String>) -> [String] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return [] }
+        return names.filter { name in prefixes.contains(where: name.hasPrefix) && Self.isEntryName(name) }
     }
 
     /// The entry files and temporary files in the directory with their sizes and modification

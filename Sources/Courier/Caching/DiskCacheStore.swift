@@ -22,7 +22,8 @@ import Foundation
 /// - **Sharing is safe.** Several stores, in one process or many, may use one directory: every
 ///   change is a rename or an unlink, and each store tolerates files vanishing under it.
 /// - **Owner-only.** The directory is created with mode `0700` and files with `0600` (an
-///   existing directory keeps its mode). File names are SHA-256 digests of the keys, and keys
+///   existing directory keeps its mode). File names are SHA-256 digests of the URL and of the
+///   whole key (so a URL's entries are found without opening the others), and keys
 ///   hold credentials only as HMAC-SHA-256 digests under a random key kept in the directory
 ///   (``digestKey``): an entry file on its own (a key in a log, a file copied out) gives no
 ///   way to test guesses of a weak password. Whoever can read the whole directory has the key
@@ -136,7 +137,28 @@ public final class DiskCacheStore: HTTPCacheStore {
         await invalidateEntries(where: predicate)
     }
 
-    /// Removes every entry whose key matches `predicate`, reading only each file's metadata,
+    /// Removes the entries of `urls` whose key matches `predicate`, without counting a purge
+    /// (see ``HTTPCacheStore/invalidateEntries(forURLs:where:)``). Only the files named for
+    /// those URLs are opened (their metadata read): file names begin with a digest of the URL,
+    /// so a cache of thousands of entries is listed, not read, at each successful `POST`.
+    /// A damaged file among them is removed too.
+    public func invalidateEntries(forURLs urls: Set<String>, where predicate: @escaping @Sendable (HTTPCacheKey) -> Bool) async {
+        let prefixes = Set(urls.map(DiskCacheDirectory.namePrefix(forURL:)))
+        await perform { [files] in
+            for name in files.entryNames(withPrefixes: prefixes) {
+                switch files.readEntry(name, body: false, maxFileSize: .max, touch: false) {
+                case .missing:
+                    continue
+                case .unusable:
+                    self.remove(name)
+                case let .found(metadata, _):
+                    if urls.contains(metadata.key.url), predicate(metadata.key) { self.remove(name) }
+                }
+            }
+        }
+    }
+
+    /// Removes every entry whose key matches `predicate`, reading each file's metadata,
     /// without counting a purge (see ``HTTPCacheStore/invalidateEntries(where:)``).
     public func invalidateEntries(where predicate: @escaping @Sendable (HTTPCacheKey) -> Bool) async {
         await perform { [files] in

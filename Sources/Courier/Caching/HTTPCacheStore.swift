@@ -29,6 +29,13 @@ public protocol HTTPCacheStore: Sendable {
     /// purge and leaves ``purgeCount`` as it is (``CachingMiddleware`` guards those URLs itself).
     /// The default calls ``removeEntries(where:)``.
     func invalidateEntries(where predicate: @escaping @Sendable (HTTPCacheKey) -> Bool) async
+    /// Removes every entry stored for one of `urls` (each compared with ``HTTPCacheKey/url``)
+    /// whose key also matches `predicate`, because those resources changed — no purge, as with
+    /// ``invalidateEntries(where:)``. ``CachingMiddleware`` calls this one after a successful
+    /// unsafe request. The default calls ``invalidateEntries(where:)`` with both conditions;
+    /// implement it when a store can find a URL's entries without reading all of them:
+    /// ``DiskCacheStore`` names its files by URL and opens only those.
+    func invalidateEntries(forURLs urls: Set<String>, where predicate: @escaping @Sendable (HTTPCacheKey) -> Bool) async
     /// Removes every entry.
     func removeAll() async
     /// How many purges (``removeAll()``, ``removeEntries(where:)``) the store has had.
@@ -59,6 +66,12 @@ extension HTTPCacheStore {
     /// Removes the entries, as ``removeEntries(where:)`` does (see the requirement).
     public func invalidateEntries(where predicate: @escaping @Sendable (HTTPCacheKey) -> Bool) async {
         await removeEntries(where: predicate)
+    }
+
+    /// Removes the matching entries of those URLs through ``invalidateEntries(where:)`` (see the
+    /// requirement).
+    public func invalidateEntries(forURLs urls: Set<String>, where predicate: @escaping @Sendable (HTTPCacheKey) -> Bool) async {
+        await invalidateEntries { urls.contains($0.url) && predicate($0) }
     }
 
     /// Removes every entry for `url` (any method, namespace or credentials), as after a change

@@ -36,7 +36,7 @@ extension DiskCacheTestBed {
     }
 
     static func fileURL(for key: HTTPCacheKey, in directory: URL) -> URL {
-        directory.appendingPathComponent(SHA256.hex(key.text) + ".cache")
+        directory.appendingPathComponent(DiskCacheDirectory.fileName(for: key))
     }
 
     static func fileNames(in directory: URL) -> [String] {
