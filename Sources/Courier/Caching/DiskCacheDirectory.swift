@@ -76,8 +76,18 @@ struct DiskCacheDirectory: Sendable {
     /// create the directory first (or a link to theirs) and plant entries it would serve.
     func isTrusted() -> Bool {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else {
-            return !FileManager.default.fileExists(atPath: path) && !Self.isSymbolicLink(path)
+            if !FileManager.default.fileExists(atPath: path) && !Self.isSymbolicLink(path) { return true }
+            // It appeared since the first look — another store created it at the same moment
+            // (stores made at once on a new directory): look at what is there now.
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return false }
+            return isTrustedDirectory(attributes)
         }
+        return isTrustedDirectory(attributes)
+    }
+
+    /// Whether `attributes` (of ``path``) are those of a directory of this user's, tightening
+    /// its mode to `0700` when it is open to others.
+    private func isTrustedDirectory(_ attributes: [FileAttributeKey: Any]) -> Bool {
         guard attributes[.type] as? FileAttributeType == .typeDirectory,
               (attributes[.ownerAccountID] as? NSNumber)?.uint32Value == geteuid() else { return false }
         let mode = (attributes[.posixPermissions] as? NSNumber)?.intValue ?? 0

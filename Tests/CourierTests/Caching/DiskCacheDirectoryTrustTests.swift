@@ -34,6 +34,24 @@ struct DiskCacheDirectoryTrustTests: DiskCacheTestBed {
         }
     }
 
+    @Test("stores made at once on a directory that does not exist yet all trust it and agree on one digest key, 100 times over")
+    func storesCreatingTheDirectoryAtOnce() async throws {
+        try await withDirectory { directory in
+            for round in 0..<100 {
+                let fresh = directory.appendingPathComponent("round-\(round)")
+                let keys = await withTaskGroup(of: [UInt8]?.self) { group in
+                    for _ in 0..<8 { group.addTask { DiskCacheStore(directory: fresh).digestKey } }
+                    return await group.reduce(into: [[UInt8]?]()) { $0.append($1) }
+                }
+                // A store that found the directory missing at its first look and present at its
+                // second took it for someone else's: a random key of its own, and no cache.
+                #expect(Set(keys.compactMap { $0 }).count == 1, "round \(round)")
+                let stored = try Data(contentsOf: fresh.appendingPathComponent(DiskCacheDirectory.digestKeyName))
+                #expect(keys.allSatisfy { $0 == Array(stored) }, "round \(round)")
+            }
+        }
+    }
+
     @Test("a directory of this user's open to others (0755) is tightened to 0700 before it is used")
     func looseDirectoryTightened() async throws {
         try await withDirectory { directory in
