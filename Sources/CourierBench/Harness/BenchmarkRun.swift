@@ -20,6 +20,7 @@ enum BenchmarkRun {
         Pair(key: "urlsession.completion", subject: "urlsession.completion", baseline: "urlsession.raw", cpuTarget: 1.05, rpsTarget: nil),
         Pair(key: "cache.hit", subject: "cache.hit", baseline: "cache.network", cpuTarget: 0.10, rpsTarget: nil, isCache: true),
         Pair(key: "cache.hit.bytes", subject: "cache.hit.bytes", baseline: "cache.network.bytes", cpuTarget: 0.10, rpsTarget: nil, isCache: true),
+        Pair(key: "cache.hit.disk.bytes", subject: "cache.hit.disk.bytes", baseline: "cache.network.bytes", cpuTarget: 1.00, rpsTarget: nil, isCache: true),
         Pair(key: "cache.revalidation", subject: "cache.revalidated", baseline: "cache.full", cpuTarget: 1.00, rpsTarget: nil, isCache: true),
     ]
 
@@ -59,6 +60,7 @@ enum BenchmarkRun {
         }
         try await ahc.shutdown()
         urlSession.shutdown()
+        CacheScenarios.removeDiskDirectory()
         if options.emitsMeasurements {
             print(String(decoding: try JSONEncoder().encode(results), as: UTF8.self))
             return

@@ -12,6 +12,9 @@ import Foundation
 /// - `cache.hit.bytes` against `cache.network.bytes`: the same, both taking the body as `Data`
 ///   (`data(for:)`), no decoding. Decoding is the caller's work, which a cache cannot save: the
 ///   decoded pair's floor is the decoder's share of a network request (≈ 10 % here).
+/// - `cache.hit.disk.bytes` against `cache.network.bytes`: the same as `cache.hit.bytes` from a
+///   ``DiskCacheStore`` (in ``diskDirectory``, removed at the end of the run): a file opened, read
+///   and its metadata parsed per hit (target: a hit costs less than the request it saves).
 /// - `cache.revalidated` against `cache.full`: a 64 KiB body that must be revalidated every time
 ///   (`no-cache`, ``Fixtures/revalidatedPath``): a `304` and the stored body, against the `200`
 ///   with the body a client without a cache receives (target: the `304` costs ≤ the `200`).
@@ -20,14 +23,27 @@ import Foundation
 /// each cached request then checks the outcome it expects (``CacheOutcome/hit``,
 /// ``CacheOutcome/revalidated``), so a scenario cannot measure something else unnoticed.
 enum CacheScenarios {
-    /// The six scenarios, sharing `ahc`'s Courier `HTTPClient`, with the cache filled.
+    /// Where `cache.hit.disk.bytes` keeps its store: one directory per process, made anew.
+    static let diskDirectory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("courier-bench-disk-cache-\(ProcessInfo.processInfo.processIdentifier)")
+
+    /// Removes ``diskDirectory`` (at the end of a run).
+    static func removeDiskDirectory() {
+        try? FileManager.default.removeItem(at: diskDirectory)
+    }
+
+    /// The seven scenarios, sharing `ahc`'s Courier `HTTPClient`, with the caches filled.
     static func scenarios(baseURL: URL, ahc: AHCScenarios) async throws -> [Scenario] {
         let configuration = APIConfiguration(baseURL: baseURL)
         let transport = AsyncHTTPClientTransport(client: ahc.courier, clientReadTimeout: AsyncHTTPClientTransport.recommendedReadTimeout)
         let plain = APIClient(configuration: configuration, transport: transport)
         let cached = APIClient(configuration: configuration, transport: transport, middleware: [CachingMiddleware(store: MemoryCacheStore())])
+        removeDiskDirectory()
+        let onDisk = APIClient(configuration: configuration, transport: transport,
+                               middleware: [CachingMiddleware(store: DiskCacheStore(directory: diskDirectory))])
         // Filled first: requests in flight together before anything is stored would all miss.
         try await cached.send(CachedUsers()).check()
+        _ = try await onDisk.data(for: CachedUsers())
         _ = try await cached.send(RevalidatedBody())
         return [
             Scenario(key: "cache.network", label: "Courier, no cache: GET users JSON (AHC)", family: "cache") {
@@ -44,6 +60,11 @@ enum CacheScenarios {
             },
             Scenario(key: "cache.hit.bytes", label: "Courier + CachingMiddleware: fresh hit, users JSON as Data", family: "cache") {
                 let (head, data) = try await cached.data(for: CachedUsers())
+                guard data.count == Fixtures.usersJSON.count else { throw UnexpectedAnswer(description: "a body of \(data.count) bytes") }
+                try expect(.hit, head.cacheOutcome)
+            },
+            Scenario(key: "cache.hit.disk.bytes", label: "Courier + CachingMiddleware(DiskCacheStore): fresh hit, users JSON as Data", family: "cache") {
+                let (head, data) = try await onDisk.data(for: CachedUsers())
                 guard data.count == Fixtures.usersJSON.count else { throw UnexpectedAnswer(description: "a body of \(data.count) bytes") }
                 try expect(.hit, head.cacheOutcome)
             },
