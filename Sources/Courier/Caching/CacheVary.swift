@@ -18,7 +18,7 @@ package struct CacheVary: Sendable, Equatable {
         var star = false
         for field in fields where field.name == .vary {
             for part in field.value.split(separator: ",") {
-                let name = part.trimmingCharacters(in: .whitespaces).lowercased()
+                let name = part.trimmingSpacesAndTabs().lowercased()
                 if name == "*" { star = true } else if !name.isEmpty, !names.contains(name) { names.append(name) }
                 if names.count > Self.maxFieldNames { break }
             }

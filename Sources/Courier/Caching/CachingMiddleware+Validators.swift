@@ -10,7 +10,7 @@ extension CachingMiddleware {
     static func weaklyEqual(_ a: String?, _ b: String?) -> Bool {
         guard let a, let b else { return false }
         func opaque(_ tag: String) -> Substring {
-            let trimmed = tag.trimmingCharacters(in: .whitespaces)[...]
+            let trimmed = tag.trimmingSpacesAndTabs()
             return trimmed.hasPrefix("W/") ? trimmed.dropFirst(2) : trimmed
         }
         return opaque(a) == opaque(b)

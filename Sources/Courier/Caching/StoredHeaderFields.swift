@@ -41,7 +41,7 @@ enum StoredHeaderFields {
     static func storable(_ fields: HTTPFields) -> HTTPFields {
         var named: [String] = []
         for field in fields where field.name == .connection {
-            for name in field.value.split(separator: ",") { named.append(name.trimmingCharacters(in: .whitespaces).lowercased()) }
+            for name in field.value.split(separator: ",") { named.append(name.trimmingSpacesAndTabs().lowercased()) }
         }
         func isDropped(_ field: HTTPField) -> Bool {
             let name = field.name.canonicalName
