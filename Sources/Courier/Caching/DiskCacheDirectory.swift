@@ -1,8 +1,5 @@
 import Foundation
 #if canImport(Glibc)
-// Glibc's `struct stat` is the one CoreFoundation's headers bring in: with
-// MemberImportVisibility its fields (`st_mode`, `st_mtim`) are visible only with this import.
-import CoreFoundation
 import Glibc
 #elseif canImport(Musl)
 import Musl
@@ -78,10 +75,17 @@ struct DiskCacheDirectory: Sendable {
     /// tightened to `0700` first. In a shared place such as `/tmp`, another user could otherwise
     /// create the directory first (or a link to theirs) and plant entries it would serve.
     ///
-    /// One `lstat` (≈ 1 µs), made before every read and write of the store: the directory can
-    /// be removed under the store (a purge of the caches folder) and made again by someone else.
+    /// Made before every read and write of the store: the directory can be removed under the
+    /// store (a purge of the caches folder) and made again by someone else.
     func isTrusted() -> Bool {
-        guard let status = Self.status(of: path) else { return errno == ENOENT }
+        var status = Self.status(of: path)
+        if status == nil {
+            if Self.isMissing(path) { return true }
+            // It appeared since the first look — another store created it at the same moment
+            // (stores made at once on a new directory): look at what is there now.
+            status = Self.status(of: path)
+        }
+        guard let status else { return false }
         guard status.kind == .directory, status.owner == geteuid() else { return false }
         return status.permissions & 0o077 == 0 || chmod(path, 0o700) == 0
     }
@@ -285,38 +289,42 @@ struct DiskCacheDirectory: Sendable {
         return files
     }
 
-    /// What `lstat` says of a path: the link itself, never what it points to.
+    /// What a path is: the link itself, never what it points to.
     struct Status {
         enum Kind { case regular, directory, other }
         var kind: Kind
         var size: Int
         /// Modification time: the last write or cache hit.
         var modified: Date
-        var owner: uid_t
+        var owner: UInt32
         /// The permission bits (`0o777`).
-        var permissions: mode_t
+        var permissions: Int
     }
 
-    /// The status of `path`, not following a symbolic link, or `nil` (with `errno` set) when
-    /// there is nothing there or it cannot be examined. A plain `lstat`: FileManager's
-    /// attributes cost ≈ 17 µs a call on Linux (they look up the owner's and group's names too),
-    /// and the store asks before each read and write, and for each file when it evicts.
+    /// The status of `path`, not following a symbolic link (FileManager's attributes are an
+    /// `lstat`), or `nil` when there is nothing there or it cannot be examined — `missing` then
+    /// says whether nothing is there.
+    ///
+    /// FileManager rather than `lstat` itself: with MemberImportVisibility, Glibc's `struct stat`
+    /// fields are visible only through an import of CoreFoundation, which is not to be imported
+    /// off Apple platforms (and Musl's and Bionic's differ again). It costs ≈ 17 µs a call on
+    /// Linux; a C shim with the fields' accessors would make it ≈ 1 µs.
     static func status(of path: String) -> Status? {
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return nil }
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return nil }
         let kind: Status.Kind
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: kind = .regular
-        case S_IFDIR: kind = .directory
+        switch attributes[.type] as? FileAttributeType {
+        case .typeRegular?: kind = .regular
+        case .typeDirectory?: kind = .directory
         default: kind = .other
         }
-        #if canImport(Darwin)
-        let time = info.st_mtimespec
-        #else
-        let time = info.st_mtim
-        #endif
-        return Status(kind: kind, size: Int(info.st_size),
-                      modified: Date(timeIntervalSince1970: TimeInterval(time.tv_sec) + TimeInterval(time.tv_nsec) / 1e9),
-                      owner: info.st_uid, permissions: info.st_mode & 0o777)
+        return Status(kind: kind, size: (attributes[.size] as? NSNumber)?.intValue ?? 0,
+                      modified: attributes[.modificationDate] as? Date ?? .distantPast,
+                      owner: (attributes[.ownerAccountID] as? NSNumber)?.uint32Value ?? .max,
+                      permissions: (attributes[.posixPermissions] as? NSNumber)?.intValue ?? 0)
+    }
+
+    /// Whether nothing is at `path` (a link that points nowhere is something).
+    static func isMissing(_ path: String) -> Bool {
+        !FileManager.default.fileExists(atPath: path) && (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) == nil
     }
 }

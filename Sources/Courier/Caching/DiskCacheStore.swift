@@ -22,8 +22,9 @@ import Foundation
 /// - **Sharing is safe.** Several stores, in one process or many, may use one directory: every
 ///   change is a rename or an unlink, and each store tolerates files vanishing under it.
 /// - **Owner-only.** The directory is created with mode `0700` and files with `0600` (an
-///   existing directory keeps its mode). File names are SHA-256 digests of the URL and of the
-///   whole key (so a URL's entries are found without opening the others), and keys
+///   existing directory of this user's that is open to others is tightened to `0700`). File
+///   names are the first 128 bits of the SHA-256 digests of the URL and of the whole key (so a
+///   URL's entries are found without opening the others), and keys
 ///   hold credentials only as HMAC-SHA-256 digests under a random key kept in the directory
 ///   (``digestKey``): an entry file on its own (a key in a log, a file copied out) gives no
 ///   way to test guesses of a weak password. Whoever can read the whole directory has the key
@@ -65,6 +66,9 @@ public final class DiskCacheStore: HTTPCacheStore {
     /// does not exist. Entries already in it are used — if the directory is this user's: one
     /// that is a symbolic link, or belongs to another user, is never read or written (the
     /// store then keeps nothing), and one of this user's open to others is tightened to `0700`.
+    /// Put it in a place only you can write to (the caches folder): in a shared one such as
+    /// `/tmp` the checks run before each use, but another user could still swap the path
+    /// between a check and the use that follows it.
     ///
     /// - Parameters:
     ///   - directory: a file URL of a directory for this cache alone (other files in it are

@@ -34,7 +34,8 @@ public protocol HTTPCacheStore: Sendable {
     /// ``invalidateEntries(where:)``. ``CachingMiddleware`` calls this one after a successful
     /// unsafe request. The default calls ``invalidateEntries(where:)`` with both conditions;
     /// implement it when a store can find a URL's entries without reading all of them:
-    /// ``DiskCacheStore`` names its files by URL and opens only those.
+    /// ``DiskCacheStore`` names its files by URL and opens only those. A store that wraps
+    /// another should forward this call too, or the wrapped store's own is not used.
     func invalidateEntries(forURLs urls: Set<String>, where predicate: @escaping @Sendable (HTTPCacheKey) -> Bool) async
     /// Removes every entry.
     func removeAll() async

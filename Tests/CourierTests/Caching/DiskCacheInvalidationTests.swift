@@ -70,15 +70,34 @@ struct DiskCacheInvalidationTests: DiskCacheTestBed, CachingTestBed {
         }
     }
 
-    @Test("a store of one's own gets invalidation by URL from invalidateEntries(where:)")
+    @Test("a store of one's own, with only the required methods, gets invalidation by URL from invalidateEntries(where:): no purge")
     func defaultImplementation() async throws {
-        let store = MemoryCacheStore()
+        let store = OwnStore()
         let kept = [Self.key("/a", namespace: "tenant-2"), Self.key("/b")]
         let removed = [Self.key("/a"), Self.key("/a", credentials: "digest")]
         for key in kept + removed { await store.store(Self.entry(key)) }
         await store.invalidateEntries(forURLs: ["https://api.example.com/a"]) { $0.namespace == "default" }
         for key in kept { #expect(await store.entry(for: key) != nil) }
         for key in removed { #expect(await store.entry(for: key) == nil) }
+        #expect(store.purgeCount == 0)
+        #expect(store.invalidations == 1, "the default went through invalidateEntries(where:)")
+    }
+
+    /// A store that implements only what `HTTPCacheStore` requires, and counts the
+    /// `invalidateEntries(where:)` calls it gets.
+    final class OwnStore: HTTPCacheStore {
+        private let inner = MemoryCacheStore()
+        private let calls = Locked(0)
+        var invalidations: Int { calls.current }
+        func entry(for key: HTTPCacheKey) async -> CachedHTTPResponse? { await inner.entry(for: key) }
+        func store(_ entry: CachedHTTPResponse) async { await inner.store(entry) }
+        func removeEntry(for key: HTTPCacheKey) async { await inner.removeEntry(for: key) }
+        func removeEntries(where predicate: @escaping @Sendable (HTTPCacheKey) -> Bool) async { await inner.removeEntries(where: predicate) }
+        func invalidateEntries(where predicate: @escaping @Sendable (HTTPCacheKey) -> Bool) async {
+            calls.withLock { $0 += 1 }
+            await inner.invalidateEntries(where: predicate)
+        }
+        func removeAll() async { await inner.removeAll() }
     }
 
     static func entryNames(in directory: URL) -> [String] {

@@ -45,7 +45,7 @@ struct DiskCacheStoreTests: DiskCacheTestBed {
             #expect(loaded.varyingRequestFields == entry.varyingRequestFields)
             // A second store on the directory (a new process) reads it too.
             #expect(await DiskCacheStore(directory: directory).entry(for: entry.key) == entry)
-            // The file is named by the key's digest; the credentials appear only as their digest.
+            // The file is named by digests of the URL and the key; the credentials appear only as their digest.
             let file = Self.fileURL(for: entry.key, in: directory)
             let contents = try Data(contentsOf: file)
             #expect(contents.starts(with: Array("CourierHTTPCache 1\n".utf8)))
