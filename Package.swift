@@ -68,11 +68,15 @@ let package = Package(
         .target(
             name: "Courier",
             dependencies: [
+                "CCourierFileStatus",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // `lstat` in fields Swift can read on every platform, for DiskCacheStore (one C function:
+        // Glibc's `struct stat` fields are visible to Swift only through CoreFoundation).
+        .target(name: "CCourierFileStatus"),
 
         // MARK: Transports
         .target(

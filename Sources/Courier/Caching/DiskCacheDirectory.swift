@@ -1,3 +1,4 @@
+internal import CCourierFileStatus
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -301,30 +302,22 @@ struct DiskCacheDirectory: Sendable {
         var permissions: Int
     }
 
-    /// The status of `path`, not following a symbolic link (FileManager's attributes are an
-    /// `lstat`), or `nil` when there is nothing there or it cannot be examined — `missing` then
-    /// says whether nothing is there.
-    ///
-    /// FileManager rather than `lstat` itself: with MemberImportVisibility, Glibc's `struct stat`
-    /// fields are visible only through an import of CoreFoundation, which is not to be imported
-    /// off Apple platforms (and Musl's and Bionic's differ again). It costs ≈ 17 µs a call on
-    /// Linux; a C shim with the fields' accessors would make it ≈ 1 µs.
+    /// The status of `path`, not following a symbolic link, or `nil` when there is nothing
+    /// there or it cannot be examined. One `lstat` (≈ 1.3 µs) through a C function that copies
+    /// the fields out: FileManager's attributes cost ≈ 17 µs a call on Linux, and Swift sees
+    /// Glibc's `struct stat` fields only through an import of CoreFoundation, which is not to be
+    /// made off Apple platforms.
     static func status(of path: String) -> Status? {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return nil }
-        let kind: Status.Kind
-        switch attributes[.type] as? FileAttributeType {
-        case .typeRegular?: kind = .regular
-        case .typeDirectory?: kind = .directory
-        default: kind = .other
-        }
-        return Status(kind: kind, size: (attributes[.size] as? NSNumber)?.intValue ?? 0,
-                      modified: attributes[.modificationDate] as? Date ?? .distantPast,
-                      owner: (attributes[.ownerAccountID] as? NSNumber)?.uint32Value ?? .max,
-                      permissions: (attributes[.posixPermissions] as? NSNumber)?.intValue ?? 0)
+        var raw = courier_file_status()
+        guard courier_lstat(path, &raw) == 0 else { return nil }
+        return Status(kind: raw.kind == 1 ? .regular : (raw.kind == 2 ? .directory : .other), size: Int(raw.size),
+                      modified: Date(timeIntervalSince1970: TimeInterval(raw.modifiedSeconds) + TimeInterval(raw.modifiedNanoseconds) / 1e9),
+                      owner: raw.owner, permissions: Int(raw.permissions))
     }
 
     /// Whether nothing is at `path` (a link that points nowhere is something).
     static func isMissing(_ path: String) -> Bool {
-        !FileManager.default.fileExists(atPath: path) && (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) == nil
+        var raw = courier_file_status()
+        return courier_lstat(path, &raw) == ENOENT
     }
 }

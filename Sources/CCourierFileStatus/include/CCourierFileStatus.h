@@ -1,0 +1,23 @@
+#ifndef CCOURIER_FILE_STATUS_H
+#define CCOURIER_FILE_STATUS_H
+
+#include <stdint.h>
+
+/// What `lstat` says of a path, in fields Swift can read on every platform: Swift sees the
+/// fields of Glibc's `struct stat` only through CoreFoundation (MemberImportVisibility), and
+/// Darwin, Glibc, Musl and Bionic name and type them differently.
+typedef struct {
+    /// 1: a regular file; 2: a directory; 0: anything else (a link, a FIFO, a socket).
+    int32_t kind;
+    int64_t size;
+    int64_t modifiedSeconds;
+    int64_t modifiedNanoseconds;
+    uint32_t owner;
+    /// The permission bits (`0777`).
+    uint32_t permissions;
+} courier_file_status;
+
+/// `lstat(path)` into `status`: 0, or the `errno` of the failure (`ENOENT`: nothing there).
+int32_t courier_lstat(const char *path, courier_file_status *status);
+
+#endif
