@@ -79,16 +79,16 @@ struct DiskCacheDirectory: Sendable {
     /// Made before every read and write of the store: the directory can be removed under the
     /// store (a purge of the caches folder) and made again by someone else.
     func isTrusted() -> Bool {
-        var status = Self.status(of: path)
-        if status == nil {
-            if Self.isMissing(path) { return true }
-            // It appeared since the first look — another store created it at the same moment
-            // (stores made at once on a new directory): look at what is there now.
-            status = Self.status(of: path)
+        switch Self.look(at: path) {
+        case .missing:
+            // Trusted to be made: `createDirectory()` examines one that another store made first.
+            return true
+        case .unexamined:
+            return false
+        case .found(let status):
+            guard status.kind == .directory, status.owner == geteuid() else { return false }
+            return status.permissions & 0o077 == 0 || chmod(path, 0o700) == 0
         }
-        guard let status else { return false }
-        guard status.kind == .directory, status.owner == geteuid() else { return false }
-        return status.permissions & 0o077 == 0 || chmod(path, 0o700) == 0
     }
 
     // MARK: Digest key
@@ -308,16 +308,31 @@ struct DiskCacheDirectory: Sendable {
     /// Glibc's `struct stat` fields only through an import of CoreFoundation, which is not to be
     /// made off Apple platforms.
     static func status(of path: String) -> Status? {
-        var raw = courier_file_status()
-        guard courier_lstat(path, &raw) == 0 else { return nil }
-        return Status(kind: raw.kind == 1 ? .regular : (raw.kind == 2 ? .directory : .other), size: Int(raw.size),
-                      modified: Date(timeIntervalSince1970: TimeInterval(raw.modifiedSeconds) + TimeInterval(raw.modifiedNanoseconds) / 1e9),
-                      owner: raw.owner, permissions: Int(raw.permissions))
+        if case .found(let status) = look(at: path) { return status }
+        return nil
     }
 
-    /// Whether nothing is at `path` (a link that points nowhere is something).
-    static func isMissing(_ path: String) -> Bool {
+    /// What one `lstat` of a path found.
+    enum Look {
+        case found(Status)
+        /// Nothing is there (a link that points nowhere is something).
+        case missing
+        /// Something may be there, but it could not be examined (no permission, an I/O error).
+        case unexamined
+    }
+
+    /// Looks at `path` once, not following a symbolic link.
+    static func look(at path: String) -> Look {
         var raw = courier_file_status()
-        return courier_lstat(path, &raw) == ENOENT
+        switch courier_lstat(path, &raw) {
+        case 0:
+            return .found(Status(kind: raw.kind == 1 ? .regular : (raw.kind == 2 ? .directory : .other), size: Int(raw.size),
+                                 modified: Date(timeIntervalSince1970: TimeInterval(raw.modifiedSeconds) + TimeInterval(raw.modifiedNanoseconds) / 1e9),
+                                 owner: raw.owner, permissions: Int(raw.permissions)))
+        case ENOENT:
+            return .missing
+        default:
+            return .unexamined
+        }
     }
 }

@@ -30,14 +30,14 @@ extension RequestBuilder {
     /// server would split the body wrongly).
     static func multipartContentType(_ own: String, boundary: String, formType: String) throws -> String {
         let parts = own.split(separator: ";", omittingEmptySubsequences: false)
-        let essence = (parts.first ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+        let essence = (parts.first ?? "").trimmingSpacesAndTabs().lowercased()
         guard essence.hasPrefix("multipart/") else {
             throw MultipartFormError(reason: "the request's own Content-Type '\(LogSafeText.escape(String(own.prefix(80))))' is not a multipart type, but its body is a multipart form")
         }
         for parameter in parts.dropFirst() {
-            let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingSpacesAndTabs() }
             guard pair.count == 2, pair[0].lowercased() == "boundary" else { continue }
-            var value = Substring(pair[1])
+            var value = pair[1]
             if value.count >= 2, value.first == "\"", value.last == "\"" { value = value.dropFirst().dropLast() }
             guard value == boundary else {
                 throw MultipartFormError(reason: "the request's own Content-Type names the boundary '\(LogSafeText.escape(String(value.prefix(80))))', but the form is framed with '\(boundary)': leave the boundary out, or give the form the same one (MultipartForm(boundary:))")
@@ -46,6 +46,6 @@ extension RequestBuilder {
         }
         // `multipart/form-data; boundary=…` as the form writes it, quoted when it must be.
         guard let mark = formType.firstIndex(of: ";") else { return own }
-        return own.trimmingCharacters(in: .whitespaces) + formType[mark...]
+        return String(own.trimmingSpacesAndTabs()) + formType[mark...]
     }
 }

@@ -30,8 +30,8 @@ package enum SetCookieParser {
             attributes = nil
         }
         guard let equals = nameValue.firstIndex(of: "=") else { return nil }
-        let name = trimmed(nameValue[..<equals])
-        let value = trimmed(nameValue[nameValue.index(after: equals)...])
+        let name = nameValue[..<equals].trimmingSpacesAndTabs()
+        let value = nameValue[nameValue.index(after: equals)...].trimmingSpacesAndTabs()
         guard !name.isEmpty, name.utf8.count + value.utf8.count <= maxNameValueBytes,
               !containsControlCharacters(name), !containsControlCharacters(value) else { return nil }
         var cookie = SetCookie(name: String(name), value: String(value))
@@ -58,11 +58,11 @@ package enum SetCookieParser {
         while let comma = text[index...].firstIndex(of: ",") {
             index = text.index(after: comma)
             if startsCookiePair(text[index...]) {
-                parts.append(trimmed(text[start..<comma]))
+                parts.append(text[start..<comma].trimmingSpacesAndTabs())
                 start = index
             }
         }
-        parts.append(trimmed(text[start...]))
+        parts.append(text[start...].trimmingSpacesAndTabs())
         return parts
     }
 
@@ -89,10 +89,10 @@ package enum SetCookieParser {
         let name: Substring
         let value: Substring
         if let equals = attribute.firstIndex(of: "=") {
-            name = trimmed(attribute[..<equals])
-            value = trimmed(attribute[attribute.index(after: equals)...])
+            name = attribute[..<equals].trimmingSpacesAndTabs()
+            value = attribute[attribute.index(after: equals)...].trimmingSpacesAndTabs()
         } else {
-            name = trimmed(attribute)
+            name = attribute.trimmingSpacesAndTabs()
             value = ""
         }
         // The longest attribute name is 8 bytes ("samesite"): anything longer is none of them,
@@ -139,13 +139,6 @@ package enum SetCookieParser {
     }
 
     /// Removes leading and trailing spaces and tabs (RFC 6265's WSP).
-    private static func trimmed(_ text: Substring) -> Substring {
-        var text = text
-        while let first = text.first, first == " " || first == "\t" { text = text.dropFirst() }
-        while let last = text.last, last == " " || last == "\t" { text = text.dropLast() }
-        return text
-    }
-
     /// Whether `text` holds a control character other than tab (RFC 6265bis §5.6: such a
     /// cookie is ignored).
     private static func containsControlCharacters(_ text: Substring) -> Bool {

@@ -32,15 +32,17 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible {
     /// Parses a `Content-Type` value; `nil` when it is not `type/subtype`.
     public init?(_ text: String) {
         let parts = text.split(separator: ";", omittingEmptySubsequences: false)
-        let essence = (parts.first ?? "").trimmingCharacters(in: .whitespaces)
+        let essence = (parts.first ?? "").trimmingSpacesAndTabs()
         let halves = essence.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
         guard halves.count == 2, !halves[0].isEmpty, !halves[1].isEmpty,
               !halves[1].contains("/"), !essence.contains(" ") else { return nil }
         var parameters: [String: String] = [:]
         for part in parts.dropFirst() {
-            let pair = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            let pair = part.split(separator: "=", maxSplits: 1).map { $0.trimmingSpacesAndTabs() }
             guard pair.count == 2, !pair[0].isEmpty else { continue }
-            parameters[pair[0].lowercased()] = pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")).lowercased()
+            var value = pair[1].drop { $0 == "\"" }
+            while value.last == "\"" { value = value.dropLast() }
+            parameters[pair[0].lowercased()] = value.lowercased()
         }
         self.init(type: String(halves[0]), subtype: String(halves[1]), parameters: parameters)
     }

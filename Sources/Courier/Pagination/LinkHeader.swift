@@ -39,7 +39,7 @@ public struct WebLink: Sendable, Hashable {
                 guard rest.first == ";" else { break }
                 rest = rest.dropFirst().drop { $0 == " " || $0 == "\t" }
                 let nameEnd = rest.firstIndex { $0 == "=" || $0 == ";" || $0 == "," } ?? rest.endIndex
-                let name = rest[..<nameEnd].trimmingCharacters(in: .whitespaces).lowercased()
+                let name = rest[..<nameEnd].trimmingSpacesAndTabs().lowercased()
                 rest = rest[nameEnd...]
                 var parameterValue = ""
                 if rest.first == "=" {
@@ -58,7 +58,7 @@ public struct WebLink: Sendable, Hashable {
                         rest = end < rest.endIndex ? rest[rest.index(after: end)...] : rest[rest.endIndex...]
                     } else {
                         let valueEnd = rest.firstIndex { $0 == ";" || $0 == "," } ?? rest.endIndex
-                        parameterValue = rest[..<valueEnd].trimmingCharacters(in: .whitespaces)
+                        parameterValue = String(rest[..<valueEnd].trimmingSpacesAndTabs())
                         rest = rest[valueEnd...]
                     }
                 }

@@ -13,6 +13,16 @@ struct MediaTypeTests {
         for text in ["json", "", "a/b/c", "/json", "text/"] { #expect(MediaType(text) == nil, "\(text)") }
     }
 
+    @Test("spaces and tabs around the parts are optional whitespace; a space inside the type is not")
+    func optionalWhitespace() throws {
+        let type = try #require(MediaType(" \tapplication/json \t;\tcharset = \"\"utf-8\"\" ; q=1 "))
+        #expect(type.essence == "application/json")
+        #expect(type.parameters == ["charset": "utf-8", "q": "1"])
+        #expect(MediaType("application/ json") == nil)
+        // Only HTTP's whitespace is trimmed: a no-break space is part of the (then unmatched) type.
+        #expect(MediaType("\u{00A0}application/json")?.matches(.json) != true)
+    }
+
     @Test("matching: wildcards, and only the parameters the pattern names", arguments: [
         ("application/json; charset=utf-8", "application/json", true),
         ("application/json", "application/*", true),

@@ -24,6 +24,8 @@ import Testing
     @Test func parsesRetryAfterInSecondsAndAllThreeHTTPDateFormats() {
         let now = Date(timeIntervalSince1970: 1_700_000_000)     // Tue, 14 Nov 2023 22:13:20 GMT
         #expect(RetryPolicy.retryAfter("120", now: now) == .seconds(120))
+        #expect(RetryPolicy.retryAfter(" \t120\t ", now: now) == .seconds(120))
+        #expect(RetryPolicy.retryAfter(" \t ", now: now) == nil)
         #expect(RetryPolicy.retryAfter("Tue, 14 Nov 2023 22:14:20 GMT", now: now) == .seconds(60))
         #expect(RetryPolicy.retryAfter("Tuesday, 14-Nov-23 22:14:20 GMT", now: now) == .seconds(60))
         #expect(RetryPolicy.retryAfter("Tue Nov 14 22:14:20 2023", now: now) == .seconds(60))

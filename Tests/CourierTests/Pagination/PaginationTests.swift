@@ -215,6 +215,14 @@ struct WebLinkTests {
         #expect(links[0].parameters["title"] == "a, b")
     }
 
+    @Test("spaces and tabs around parameter names and unquoted values are trimmed")
+    func optionalWhitespace() {
+        let links = WebLink.parse("</2> ;\tREL\t= next \t; type = text/html\t, </9>;rel=last")
+        #expect(links.map(\.target) == ["/2", "/9"])
+        #expect(links.map(\.relations) == [["next"], ["last"]])
+        #expect(links[0].parameters["type"] == "text/html")
+    }
+
     @Test("several Link header fields are combined")
     func fields() {
         var fields = HTTPFields()

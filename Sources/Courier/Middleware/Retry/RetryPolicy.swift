@@ -119,7 +119,7 @@ public struct RetryPolicy: Sendable {
     /// The delay a `Retry-After` value asks for: seconds (`120`) or an HTTP date, relative to `now`.
     /// `nil` when the value is missing or malformed.
     public static func retryAfter(_ value: String?, now: Date) -> Duration? {
-        guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+        guard let value = value.map({ String($0.trimmingSpacesAndTabs()) }), !value.isEmpty else { return nil }
         if let seconds = Int(value) { return seconds >= 0 ? .seconds(seconds) : nil }
         guard let date = RetryAfterDate.parse(value) else { return nil }
         let interval = date.timeIntervalSince(now)
