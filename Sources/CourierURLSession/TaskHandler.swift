@@ -269,7 +269,11 @@ final class TaskHandler: Sendable {
                 cancel(reason: .sinkFailed)
             }
         }
-        if bufferLimit != nil || isHead {
+        // A body declared longer than the buffer would outgrow it: it is streamed from the head
+        // on, so the client holds the declared length against its limit at once — a server that
+        // declares a huge body and then stalls fails at the head, not at the deadline.
+        let outgrowsBuffer = hasBody && bufferLimit.map { limit in BodyReading.declaredLength(of: head).map { $0 > Int64(limit) } ?? false } ?? false
+        if isHead || (bufferLimit != nil && !outgrowsBuffer) {
             box.withLock { box in
                 guard case .waitingForHead(let continuation) = box.state else { return }
                 box.state = .buffering(continuation, head, Data())

@@ -44,9 +44,9 @@ import OpenAPIRuntime
 /// - **Invalidates** the stored response for a URL after an unsafe request (`POST`, `PUT`,
 ///   `PATCH`, `DELETE`, …) to it succeeds, and for its `Location` and `Content-Location` when
 ///   they are on the same origin (RFC 9111 §4.4) — the entries of the same namespace, under
-///   any credentials. A GET answered before that and arriving after it is not stored. (A
-///   ``DiskCacheStore`` finds those entries by reading each entry's metadata: with a large disk
-///   store, a successful unsafe request waits for that scan.)
+///   any credentials. A GET answered before that and arriving after it is not stored. (The
+///   middleware asks the store with ``HTTPCacheStore/invalidateEntries(forURLs:where:)``: a
+///   ``DiskCacheStore`` lists its directory and opens only those URLs' entry files.)
 /// - **Stale responses** (opt in with `staleResponses`): `stale-while-revalidate` serves a stale
 ///   response at once and refreshes it in the background; `stale-if-error` serves it when the
 ///   server fails (an error, or 500, 502, 503, 504). `must-revalidate` and `no-cache` turn both off.

@@ -57,6 +57,10 @@ enum FaultRoute {
                 return .respond(head(int("status", 503), ["Retry-After": value, "Content-Length": "0"]), after: .keepOpen)
             }
             return .respond(head(200, ["Content-Type": "application/json", "Content-Length": "\(json.count)"]) + json, after: .keepOpen)
+        case "/declared-stall":
+            // A head declaring 1 GiB, 100 bytes of it, then silence (the connection stays open).
+            return .respond(head(200, ["Content-Type": "application/octet-stream", "Content-Length": "\(1 << 30)"]) + Array(repeating: UInt8(ascii: "x"), count: 100),
+                            after: .keepOpen)
         case "/reset":
             return .respond(head(200, ["Content-Type": "application/json", "Content-Length": "1000"]) + Array(repeating: UInt8(ascii: " "), count: 100), after: .reset)
         case "/reset-before-head":
