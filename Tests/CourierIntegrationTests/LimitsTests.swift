@@ -189,7 +189,11 @@ struct ExtremeTimeoutTests {
         try await withTestServer { (server: TestServer) async throws in
             for timeout: Duration in [.zero, .seconds(-1), .seconds(Int64.min)] {
                 let client = kind.client(for: server) { $0.timeout = timeout }
-                await #expect(throws: APIError.self) { try await client.send(Request<Echo>(path: "/slow", query: [.init(name: "ms", value: "200")])) }
+                await #expect {
+                    try await client.send(Request<Echo>(path: "/slow", query: [.init(name: "ms", value: "200")]))
+                } throws: { error in
+                    (error as? APIError)?.kind == .timeout
+                }
             }
         }
     }

@@ -2,6 +2,7 @@ import Courier
 import CourierTestServer
 import Foundation
 import HTTPTypes
+import OpenAPIRuntime
 import Testing
 
 /// Redirects are followed by Courier with the same rules on both transports.
@@ -42,12 +43,12 @@ struct RedirectIntegrationTests {
         }
     }
 
-    @Test("303 after POST arrives as a GET without the body", arguments: TransportKind.allCases)
-    func seeOther(_ kind: TransportKind) async throws {
+    @Test("301, 302 and 303 after POST arrive as a GET without the body", arguments: TransportKind.allCases, [301, 302, 303])
+    func seeOther(_ kind: TransportKind, status: Int) async throws {
         try await withTestServer { (server: TestServer) async throws in
             let client = kind.client(for: server)
             let echo = try await client.send(Request<Echo>(
-                method: .post, path: "/redirect-to", query: [.init(name: "url", value: "/headers"), .init(name: "status", value: "303")],
+                method: .post, path: "/redirect-to", query: [.init(name: "url", value: "/headers"), .init(name: "status", value: "\(status)")],
                 body: .json(["a": "b"])))
             #expect(echo.method == "GET")
             #expect(echo.body.isEmpty)
@@ -64,6 +65,26 @@ struct RedirectIntegrationTests {
                 body: .json(["a": "b"])))
             #expect(echo.method == "POST")
             #expect(echo.body == #"{"a":"b"}"#)
+        }
+    }
+
+    @Test("307 and 308 refuse to resend a body that can be read only once", arguments: TransportKind.allCases, [307, 308])
+    func singlePassBodyNotResent(_ kind: TransportKind, status: Int) async throws {
+        try await withTestServer { (server: TestServer) async throws in
+            let client = kind.client(for: server)
+            let stream = AsyncStream<ArraySlice<UInt8>> { continuation in
+                continuation.yield(ArraySlice(#"{"a":"b"}"#.utf8))
+                continuation.finish()
+            }
+            let body = HTTPBody(stream, length: .known(9), iterationBehavior: .single)
+            await #expect {
+                try await client.send(Request<Data>(
+                    method: .post, path: "/redirect-to", query: [.init(name: "url", value: "/headers"), .init(name: "status", value: "\(status)")],
+                    body: .stream(body, contentType: "application/json")))
+            } throws: { error in
+                guard let apiError = error as? APIError, let redirect = apiError.underlyingError as? RedirectError else { return false }
+                return "\(redirect)".contains("can be sent only once")
+            }
         }
     }
 

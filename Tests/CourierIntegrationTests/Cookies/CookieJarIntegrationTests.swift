@@ -35,6 +35,20 @@ struct CookieJarIntegrationTests {
     // failed there until URLSessionTransport sent a jar's requests through a session without a
     // cookie store (the session's own store added its cookies beside the jar's).
 
+    @Test("without a jar: URLSessionTransport keeps cookies in a store of its own, AsyncHTTPClientTransport keeps none",
+          arguments: TransportKind.allCases)
+    func withoutAJar(_ kind: TransportKind) async throws {
+        try await withTestServer { server in
+            let client = kind.client(for: server)
+            _ = try await client.send(Request<Data>(path: "/cookies/set", query: [URLQueryItem(name: "name", value: "session"), URLQueryItem(name: "value", value: "s1")]))
+            let echoed = try await client.send(Request<CookieEcho>(path: "/cookies")).cookie
+            switch kind {
+            case .urlSession: #expect(echoed == "session=s1")
+            case .asyncHTTPClient: #expect(echoed == "")
+            }
+        }
+    }
+
     @Test("a cookie the server sets is sent back on the next request, in one Cookie field", arguments: TransportKind.allCases)
     func roundTrip(_ kind: TransportKind) async throws {
         try await withTestServer { server in

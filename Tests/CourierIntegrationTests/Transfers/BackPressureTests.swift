@@ -107,6 +107,35 @@ struct BackPressureTests {
 }
 
 extension BackPressureTests {
+    /// The upload progress AsyncHTTPClientTransport reports counts what its connection took:
+    /// against a server that stops reading its socket, it stays within the same bound as the
+    /// source's reads above (the send buffer's maximum + 1.5 MiB ahead of the server), and
+    /// reaches the whole file once the server reads on. (URLSession's `didSendBodyData` is
+    /// checked in `UploadProgressTests`.)
+    @Test("AsyncHTTPClient's upload progress stays within the socket buffers of what the server read")
+    func uploadProgressFollowsAStalledServer() async throws {
+        let size = 64 * 1024 * 1024
+        let dir = try Transfers.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("payload.bin")
+        _ = try await Transfers.writePayload(count: size, to: file, checksummed: false)
+        let server = try await StallingUploadServer.start(stallAfter: 1024 * 1024)
+        let client = APIClient(configuration: APIConfiguration(baseURL: server.baseURL), transport: TransportKind.asyncHTTPClient.makeTransport())
+        let log = ProgressLog()
+        let upload = Task {
+            try await client.upload(Request<TransferReceipt>(method: .put, path: "/upload"), fromFile: file) { log.append($0) }
+        }
+        #expect(try await Transfers.eventually { server.isStalled })
+        let reported = try await Transfers.settled { log.last?.completedBytes ?? 0 }
+        let bound = Int64(Self.largestSendBuffer() + 3 * 512 * 1024)
+        #expect(reported - Int64(server.received) < bound, "reported \(reported) bytes sent while the server had read \(server.received) (bound: \(bound))")
+        server.release()
+        let receipt = try await upload.value
+        #expect(receipt.bytes == "\(size)")
+        #expect(log.last == TransferProgress(completedBytes: Int64(size), totalBytes: Int64(size)))
+        await server.stop()
+    }
+
     /// The most a TCP send buffer may grow to: the third figure of Linux's
     /// `/proc/sys/net/ipv4/tcp_wmem` (4 MiB when it cannot be read).
     static func largestSendBuffer() -> Int {

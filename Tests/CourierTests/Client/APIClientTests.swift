@@ -108,7 +108,9 @@ struct APIClientTests {
     func hostileJSON(_ input: HostileJSON) async throws {
         let (client, stub) = makeClient()
         stub.on(.get, "/users/1", .json(input.text))
-        await #expect(throws: APIError.self) { try await client.send(GetUser(id: "1")) }
+        await #expect { try await client.send(GetUser(id: "1")) } throws: { error in
+            (error as? APIError)?.kind == .decodingFailed
+        }
     }
 
     @Test("invalid UTF-8 is a decoding error for String responses")
