@@ -67,6 +67,42 @@ struct CacheEntryLifecycleTests: CachingTestBed {
         #expect(try await client.send(get(options: options)) == "v3")
     }
 
+    @Test("a server error or 429 answering a revalidation leaves the entry: an offline policy still serves it", arguments: [500, 503, 429])
+    func failedRevalidationKeepsEntry(status: Int) async throws {
+        let origin = CacheOrigin { _, call in
+            call == 1 ? (.ok, [(.cacheControl, "max-age=10"), (.eTag, "\"v1\"")], "v1") : (HTTPResponse.Status(code: status), [], "failed")
+        }
+        let client = MiddlewareFixtures.client(origin.transport, [cache()])
+        _ = try await client.send(get())
+        clock.advance(by: 20)
+        await #expect(throws: APIError.self) { try await client.send(get()) }
+        var options = RequestOptions()
+        options.cachePolicy = .returnCacheDontLoad
+        #expect(try await client.send(get(options: options)) == "v1")
+        #expect(origin.count == 2)
+    }
+
+    @Test("a 304 whose ETag is not the stored response's answers the request but does not refresh the entry",
+          arguments: [("\"v1\"", true), ("\"v2\"", false)])
+    func notModifiedForAnotherETag(eTag: String, refreshes: Bool) async throws {
+        let origin = CacheOrigin { _, call in
+            call == 1
+                ? (.ok, [(.cacheControl, "max-age=10"), (.eTag, "\"v1\"")], "v1")
+                : (.notModified, [(.cacheControl, "max-age=600"), (.eTag, eTag)], "")
+        }
+        let client = MiddlewareFixtures.client(origin.transport, [cache()])
+        _ = try await client.send(get())
+        clock.advance(by: 20)
+        let revalidated = try await client.response(for: get())
+        #expect(revalidated.value == "v1")
+        #expect(revalidated.metrics.cacheOutcome == .revalidated)
+        clock.advance(by: 1)
+        // Refreshed: fresh for 600 s, a hit. Not refreshed: still the entry stale since 10 s.
+        let next = try await client.response(for: get())
+        #expect(next.metrics.cacheOutcome == (refreshes ? .hit : .revalidated))
+        #expect(origin.count == (refreshes ? 2 : 3))
+    }
+
     @Test("a request's max-age=0 or min-fresh is not answered from the stale-while-revalidate window")
     func staleWhileRevalidateHonoursRequestMaxAge() async throws {
         let origin = CacheOrigin { _, call in (.ok, [(.cacheControl, "max-age=10, stale-while-revalidate=60")], "v\(call)") }

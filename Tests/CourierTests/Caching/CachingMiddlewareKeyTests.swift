@@ -76,6 +76,15 @@ struct CachingMiddlewareKeyTests: CachingTestBed {
         #expect(try await client.send(get("/many")) == "7")
     }
 
+    @Test("a Vary of 32 field names is stored, one of 33 is not", arguments: [(32, true), (33, false)])
+    func varyNameLimit(names: Int, stored: Bool) async throws {
+        let vary = (0..<names).map { "X-Field-\($0)" }.joined(separator: ", ")
+        let origin = CacheOrigin { _, call in (.ok, [(.cacheControl, "max-age=60"), (.vary, vary)], "\(call)") }
+        let client = client(origin, [cache()])
+        #expect(try await client.send(get()) == "1")
+        #expect(try await client.send(get()) == (stored ? "1" : "2"))
+    }
+
     @Test("Vary on a credential header selects by its digest: other credentials miss, the same one hits, and no stored entry holds the secret")
     func varyOnCredentials() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-vary-\(UUID().uuidString)")
