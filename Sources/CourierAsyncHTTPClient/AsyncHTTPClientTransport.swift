@@ -136,7 +136,7 @@ public struct AsyncHTTPClientTransport: Transport {
             }
             let progress = body.uploadDescription?.progress
             progress?.transportWillSend()
-            let sequence = ByteBufferSequence(body: body, progress: progress, eventLoops: client.eventLoopGroup)
+            let sequence = ByteBufferSequence(body: body, progress: progress, activity: context.uploadActivity, eventLoops: client.eventLoopGroup)
             if progress != nil { uploaded = sequence }
             outgoing.body = .stream(sequence, length: length)
         }

@@ -23,14 +23,17 @@ struct ByteBufferSequence: AsyncSequence, Sendable {
     let body: HTTPBody
     /// Told what the connection has taken (`nil`: nobody asked).
     let progress: UploadProgressReporter?
+    /// Told each time the connection takes a chunk, for the client's idle timeout (`nil`: none).
+    let activity: UploadActivity?
     /// The client's event loops, one of which carries the connection.
     let eventLoops: any EventLoopGroup
     /// The bytes handed to AsyncHTTPClient so far, for ``reportSent()``.
     private let handed = Locked<Int64>(0)
 
-    init(body: HTTPBody, progress: UploadProgressReporter?, eventLoops: any EventLoopGroup) {
+    init(body: HTTPBody, progress: UploadProgressReporter?, activity: UploadActivity? = nil, eventLoops: any EventLoopGroup) {
         self.body = body
         self.progress = progress
+        self.activity = activity
         self.eventLoops = eventLoops
     }
 
@@ -49,6 +52,7 @@ struct ByteBufferSequence: AsyncSequence, Sendable {
     struct AsyncIterator: AsyncIteratorProtocol {
         var base: HTTPBody.AsyncIterator
         let progress: UploadProgressReporter?
+        let activity: UploadActivity?
         let eventLoops: any EventLoopGroup
         let handed: Locked<Int64>
         /// The bytes handed to AsyncHTTPClient so far.
@@ -65,6 +69,7 @@ struct ByteBufferSequence: AsyncSequence, Sendable {
             }
             // Asked for more: the connection has taken everything handed out before.
             if handedOut > 0 { progress?.sent(handedOut) }
+            activity?.moved()
             guard let chunk = try await base.next() else { return nil }
             handedOut += Int64(chunk.count)
             if progress != nil { handed.withLock { $0 = handedOut } }
@@ -73,7 +78,8 @@ struct ByteBufferSequence: AsyncSequence, Sendable {
     }
 
     func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(base: body.makeAsyncIterator(), progress: progress, eventLoops: eventLoops, handed: handed)
+        activity?.begin()
+        return AsyncIterator(base: body.makeAsyncIterator(), progress: progress, activity: activity, eventLoops: eventLoops, handed: handed)
     }
 }
 

@@ -101,13 +101,17 @@ final class TaskHandler: Sendable {
     /// Where a body delivered whole is also left for the client, which then collects it without
     /// iterating it (see `WholeResponseBody`).
     private let whole: WholeResponseBody?
+    /// Told each time the session sends request-body bytes, for the client's idle timeout.
+    private let uploadActivity: UploadActivity?
 
     /// A handler for `task`; with a `bufferLimit`, bodies up to that size are delivered whole;
     /// a streamed body that spills ends past `maxStreamedBytes`.
     init(task: URLSessionTask, deadlines: DeadlineWatch, isHead: Bool, bufferLimit: Int? = nil, progress: UploadProgressReporter? = nil,
          flow: ReceiveFlow? = nil, sink: ResponseBodySink? = nil, sinkStatuses: Set<Int> = [], spillDirectory: URL? = nil,
-         maxStreamedBytes: Int? = nil, whole: WholeResponseBody? = nil, onFinish: (@Sendable () -> Void)? = nil) {
+         maxStreamedBytes: Int? = nil, whole: WholeResponseBody? = nil, uploadActivity: UploadActivity? = nil,
+         onFinish: (@Sendable () -> Void)? = nil) {
         self.task = task
+        self.uploadActivity = uploadActivity
         self.maxStreamedBytes = maxStreamedBytes
         self.whole = whole
         self.deadlines = deadlines
@@ -170,6 +174,7 @@ final class TaskHandler: Sendable {
 
     /// The session has sent `totalBytesSent` bytes of the request body.
     func didSend(totalBytesSent: Int64) {
+        uploadActivity?.moved()
         guard progress != nil else { return }
         report(sent: totalBytesSent)
     }

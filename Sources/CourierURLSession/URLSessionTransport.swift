@@ -273,8 +273,12 @@ public final class URLSessionTransport: Transport {
         let handler = TaskHandler(task: task, deadlines: deadlines, isHead: request.method == .head, bufferLimit: bufferLimit,
                                   progress: upload?.progress, flow: flow, sink: context.responseBodySink,
                                   sinkStatuses: context.acceptableStatusCodes, spillDirectory: temporaryDirectory,
-                                  maxStreamedBytes: context.responseBodyLimit, whole: context.wholeResponseBody, onFinish: onFinish)
+                                  maxStreamedBytes: context.responseBodyLimit, whole: context.wholeResponseBody,
+                                  uploadActivity: plan.sendsBody ? context.uploadActivity : nil, onFinish: onFinish)
         delegate.register(handler, for: task)
+        // The body goes out from here (a stream bigger than `maxRequestBodySize` was read to its
+        // temporary file above, under the deadline alone): each `didSendBodyData` is movement.
+        if plan.sendsBody { context.uploadActivity?.begin() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 handler.start(continuation: continuation, deadline: context.deadline)

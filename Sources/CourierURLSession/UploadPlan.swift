@@ -29,6 +29,12 @@ enum UploadPlan {
     case inMemory(Data)
     case file(URL, temporary: Bool)
 
+    /// Whether the task sends a request body.
+    var sendsBody: Bool {
+        if case .none = self { return false }
+        return true
+    }
+
     /// The plan for `body`, writing the temporary file when one is needed.
     static func make(for body: HTTPBody?, description: UploadDescription?, maxInMemory: Int, temporaryDirectory: URL) async throws -> UploadPlan {
         guard let body else { return .none }

@@ -45,9 +45,9 @@ public struct APIConfiguration: Sendable {
     public var sensitiveQueryNames: Set<String> = []
     /// The total time allowed for a request, redirects and body included. Default: 60 s.
     public var timeout: Duration
-    /// How long a request may wait without receiving anything (its response head, for a
-    /// request without a body, or the next bytes of its body) before it fails with a timeout;
-    /// `nil` (the default) for no idle limit. See ``RequestOptions/idleTimeout``.
+    /// How long a request may go without progress (its upload moving, its response head, the
+    /// next bytes of its response body) before it fails with a timeout; `nil` (the default) for
+    /// no idle limit. See ``RequestOptions/idleTimeout``.
     public var idleTimeout: Duration? = nil
     /// The largest response body accepted, in bytes, enforced while streaming. Default: 50 MiB.
     public var maxResponseSize: Int

@@ -144,13 +144,25 @@ struct RedirectFollower: Sendable {
     }
 
     /// One hop. Under an idle timeout, the wait for the head of a hop without a body is one
-    /// idle wait (with a body, the upload itself is the activity, and the total deadline
-    /// bounds it): each hop of a chain has the whole limit.
+    /// idle wait; with a body, the exchange fails once the transport has reported no movement of
+    /// the body, then no head, for the limit (``UploadActivity``). Each hop of a chain has the
+    /// whole limit.
     private func sendHop(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
-        guard let limit = context.idleTimeout, body == nil else { return try await transport.send(request, body: body, context: context) }
+        guard let limit = context.idleTimeout else { return try await transport.send(request, body: body, context: context) }
         let transport = self.transport
-        return try await IdleTimeout.race(limit, waitingFor: "the response head") {
-            try await transport.send(request, body: nil, context: context)
+        guard let body else {
+            return try await IdleTimeout.race(limit, waitingFor: "the response head") {
+                try await transport.send(request, body: nil, context: context)
+            }
+        }
+        let activity = UploadActivity()
+        var context = context
+        context.uploadActivity = activity
+        return try await withThrowingTaskGroup(of: (HTTPResponse, HTTPBody?).self) { [context] group in
+            group.addTask { try await transport.send(request, body: body, context: context) }
+            group.addTask { () async throws -> (HTTPResponse, HTTPBody?) in try await activity.watch(limit) }
+            defer { group.cancelAll() }
+            return try await group.next()!
         }
     }
 

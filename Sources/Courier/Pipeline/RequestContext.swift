@@ -88,6 +88,11 @@ public struct RequestContext: Sendable {
     /// a `401` from another origin).
     package var redirectWatches: [RedirectWatch] = []
 
+    /// Where a transport tells the client that a request body is moving, for
+    /// ``idleTimeout`` on uploads (see ``UploadActivity``); `nil` without an idle timeout or a
+    /// body.
+    package var uploadActivity: UploadActivity? = nil
+
     /// Where a transport without back-pressure may write a download's body itself (see
     /// ``ResponseBodySink``); `nil` except for ``APIClient/download(_:to:progress:)``.
     package var responseBodySink: ResponseBodySink? = nil

@@ -61,11 +61,14 @@ public struct RequestOptions: Sendable {
     /// How the request uses the HTTP cache, when the client has a ``CachingMiddleware``: `nil`
     /// (the default) follows the middleware's policy.
     public var cachePolicy: CachePolicy? = nil
-    /// How long the request may wait without receiving anything — its response head (for a
-    /// request without a body) or the next bytes of its body — before it fails with a
-    /// ``APIError/Kind/timeout``. Default: the client's ``APIConfiguration/idleTimeout`` (none).
-    /// Use it with a long ``timeout`` for large downloads: the total deadline then only bounds
-    /// the whole transfer, and a stalled connection fails after `idleTimeout`.
+    /// How long the request may go without progress before it fails with a
+    /// ``APIError/Kind/timeout``: waiting for its response head (for a request without a body),
+    /// for the next bytes of the response body, or — for a request with a body — for its upload
+    /// to move, then for the head after it. An upload's progress is what the transport reports
+    /// (both of Courier's do; a transport that does not leaves the upload to ``timeout``).
+    /// Default: the client's ``APIConfiguration/idleTimeout`` (none). Use it with a long
+    /// ``timeout`` for large uploads and downloads: the total deadline then only bounds the
+    /// whole transfer, and a stalled connection fails after `idleTimeout`.
     public var idleTimeout: Duration? = nil
 
     /// An input error found while the request was built (a header with CR/LF given to a

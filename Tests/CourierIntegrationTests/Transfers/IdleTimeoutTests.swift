@@ -104,4 +104,68 @@ struct IdleTimeoutTests {
             #expect(error?.kind == .timeout)
         }
     }
+
+    // Uploads. Against a bare socket server that stops reading after 1 MiB: Hummingbird's
+    // request-body buffering would keep taking bytes while its handler waits.
+
+    @Test("an upload the server stops reading fails after the idle limit, long before the total timeout", arguments: TransportKind.allCases)
+    func stalledUpload(_ kind: TransportKind) async throws {
+        let directory = try Transfers.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("payload.bin")
+        _ = try await Transfers.writePayload(count: 64 * 1024 * 1024, to: file, checksummed: false)
+        let server = try await StallingUploadServer.start(stallAfter: 1024 * 1024)
+        var configuration = APIConfiguration(baseURL: server.baseURL, timeout: .seconds(300))
+        configuration.idleTimeout = .seconds(1)
+        let client = APIClient(configuration: configuration, transport: kind.makeTransport())
+        let elapsed = await ContinuousClock().measure {
+            let error = await #expect(throws: APIError.self) {
+                try await client.upload(Request<TransferReceipt>(method: .put, path: "/upload"), fromFile: file) { _ in }
+            }
+            #expect(error?.kind == .timeout, "got \(String(describing: error))")
+            #expect("\(error.map { String(describing: $0) } ?? "")".contains("idle timeout"))
+        }
+        // A hang guard, not a timing measurement: without the watch the upload waits for the
+        // 300 s deadline.
+        #expect(elapsed < .seconds(120))
+        #expect(server.isStalled)
+        await server.stop()
+    }
+
+    @Test("an upload whose server pauses for less than the idle limit completes", arguments: TransportKind.allCases)
+    func pausedUpload(_ kind: TransportKind) async throws {
+        let directory = try Transfers.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("payload.bin")
+        let size = 16 * 1024 * 1024
+        _ = try await Transfers.writePayload(count: size, to: file, checksummed: false)
+        let server = try await StallingUploadServer.start(stallAfter: 1024 * 1024)
+        var configuration = APIConfiguration(baseURL: server.baseURL, timeout: .seconds(300))
+        configuration.idleTimeout = .seconds(10)
+        let client = APIClient(configuration: configuration, transport: kind.makeTransport())
+        let upload = Task { try await client.upload(Request<TransferReceipt>(method: .put, path: "/upload"), fromFile: file) { _ in } }
+        #expect(try await Transfers.eventually { server.isStalled })
+        try await Task.sleep(for: .milliseconds(500))
+        server.release()
+        let receipt = try await upload.value
+        #expect(receipt.bytes == "\(size)")
+        await server.stop()
+    }
+
+    @Test("without an idle timeout the upload waits for the server as long as the deadline allows", arguments: TransportKind.allCases)
+    func uploadWithoutIdleTimeout(_ kind: TransportKind) async throws {
+        let directory = try Transfers.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("payload.bin")
+        let size = 8 * 1024 * 1024
+        _ = try await Transfers.writePayload(count: size, to: file, checksummed: false)
+        let server = try await StallingUploadServer.start(stallAfter: 1024 * 1024)
+        let client = APIClient(configuration: APIConfiguration(baseURL: server.baseURL, timeout: .seconds(300)), transport: kind.makeTransport())
+        let upload = Task { try await client.upload(Request<TransferReceipt>(method: .put, path: "/upload"), fromFile: file) { _ in } }
+        #expect(try await Transfers.eventually { server.isStalled })
+        try await Task.sleep(for: .seconds(2))
+        server.release()
+        #expect(try await upload.value.bytes == "\(size)")
+        await server.stop()
+    }
 }

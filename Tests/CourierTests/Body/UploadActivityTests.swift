@@ -1,0 +1,57 @@
+import Courier
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+import Testing
+
+/// The idle timeout on a request with a body follows what the transport reports: a transport
+/// that reports movement is cut once it stops; one that never begins reporting (a custom
+/// transport, a stub) is left to the total deadline.
+@Suite("UploadActivity: the idle timeout on request bodies")
+struct UploadActivityTests {
+    /// A transport that, for a request with a body, waits `hold` before answering; `reports`
+    /// makes it begin an activity report and `moves` times tick it, 100 ms apart, first.
+    private func transport(hold: Duration, reports: Bool, moves: Int = 0) -> MiddlewareTestTransport {
+        MiddlewareTestTransport { _, body, context in
+            if body != nil, reports, let activity = context.uploadActivity {
+                activity.begin()
+                for _ in 0..<moves {
+                    try await Task.sleep(for: .milliseconds(100))
+                    activity.moved()
+                }
+            }
+            try await Task.sleep(for: hold)
+            return (HTTPResponse(status: .ok), HTTPBody("done"))
+        }
+    }
+
+    private func post(idle: Duration) -> Request<String> {
+        var options = RequestOptions()
+        options.idleTimeout = idle
+        return MiddlewareFixtures.text(.post, "/upload", body: .data(Data("payload".utf8), contentType: "application/octet-stream"), options: options)
+    }
+
+    @Test("a transport that begins reporting and then goes quiet is cut after the idle limit")
+    func quietAfterBegin() async throws {
+        let client = MiddlewareFixtures.client(transport(hold: .seconds(30), reports: true), [])
+        let elapsed = await ContinuousClock().measure {
+            let error = await #expect(throws: APIError.self) { try await client.send(post(idle: .milliseconds(300))) }
+            #expect(error?.kind == .timeout)
+            #expect("\(error.map { String(describing: $0) } ?? "")".contains("idle timeout"))
+        }
+        #expect(elapsed < .seconds(20), "a hang guard: the transport holds for 30 s")
+    }
+
+    @Test("movements each within the limit keep the exchange alive past the limit")
+    func steadyMovement() async throws {
+        // 8 moves 100 ms apart, then 100 ms to answer: 0.9 s in all under a 0.6 s limit.
+        let client = MiddlewareFixtures.client(transport(hold: .milliseconds(100), reports: true, moves: 8), [])
+        #expect(try await client.send(post(idle: .milliseconds(600))) == "done")
+    }
+
+    @Test("a transport that never reports is left to the total deadline")
+    func unreportedUpload() async throws {
+        let client = MiddlewareFixtures.client(transport(hold: .milliseconds(800), reports: false), [])
+        #expect(try await client.send(post(idle: .milliseconds(200))) == "done")
+    }
+}
