@@ -37,6 +37,20 @@ extension TaskHandler {
         return head
     }
 
+    /// Stores the cookies of `head`'s `Set-Cookie` fields (one cookie each: ``head(from:)``
+    /// splits the folded ones) for `url` in `storage`, as FoundationNetworking does with each
+    /// header line when its configuration accepts cookies: through `HTTPCookie`'s own parser and
+    /// the storage's own policy, so what is kept is what the session would have kept.
+    static func storeCookies(of head: HTTPResponse, from url: URL, in storage: HTTPCookieStorage) {
+        let fields = head.headerFields[fields: .setCookie]
+        guard !fields.isEmpty else { return }
+        var cookies: [HTTPCookie] = []
+        for field in fields {
+            cookies += HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": field.value], for: url)
+        }
+        if !cookies.isEmpty { storage.setCookies(cookies, for: url, mainDocumentURL: nil) }
+    }
+
     /// The content codings the session decodes and Courier asks for: gzip and deflate on every
     /// platform (and `br`, which Apple's URLSession advertises and decodes itself).
     static let decodedCodings: Set<String> = {

@@ -103,15 +103,19 @@ final class TaskHandler: Sendable {
     private let whole: WholeResponseBody?
     /// Told each time the session sends request-body bytes, for the client's idle timeout.
     private let uploadActivity: UploadActivity?
+    /// Where the response's cookies go, and the request URL they are for (Linux; see
+    /// `URLSessionTransport.cookieStorage`).
+    private let cookieStorage: (storage: HTTPCookieStorage, url: URL?)?
 
     /// A handler for `task`; with a `bufferLimit`, bodies up to that size are delivered whole;
     /// a streamed body that spills ends past `maxStreamedBytes`.
     init(task: URLSessionTask, deadlines: DeadlineWatch, isHead: Bool, bufferLimit: Int? = nil, progress: UploadProgressReporter? = nil,
          flow: ReceiveFlow? = nil, sink: ResponseBodySink? = nil, sinkStatuses: Set<Int> = [], spillDirectory: URL? = nil,
          maxStreamedBytes: Int? = nil, whole: WholeResponseBody? = nil, uploadActivity: UploadActivity? = nil,
-         onFinish: (@Sendable () -> Void)? = nil) {
+         cookieStorage: (storage: HTTPCookieStorage, url: URL?)? = nil, onFinish: (@Sendable () -> Void)? = nil) {
         self.task = task
         self.uploadActivity = uploadActivity
+        self.cookieStorage = cookieStorage
         self.maxStreamedBytes = maxStreamedBytes
         self.whole = whole
         self.deadlines = deadlines
@@ -249,6 +253,10 @@ final class TaskHandler: Sendable {
         } catch {
             cancel(reason: .unusableStatus((response as? HTTPURLResponse)?.statusCode ?? 0))
             return
+        }
+        if let cookieStorage, let url = cookieStorage.url {
+            // When the head arrives, before anything is delivered, as FoundationNetworking would.
+            Self.storeCookies(of: head, from: url, in: cookieStorage.storage)
         }
         let code = head.status.code   // `status` parses the head's `:status` field at each read
         let hasBody = !isHead && code != 204 && code != 304
