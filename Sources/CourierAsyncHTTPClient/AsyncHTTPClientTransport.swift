@@ -145,6 +145,9 @@ public struct AsyncHTTPClientTransport: Transport {
         let remaining = context.remainingTime.clampedToLongestWait.saturatingNanoseconds
         let deadline = NIODeadline.now() + .nanoseconds(remaining)
 
+        // Under an idle timeout, the exchange is watched from here: the wait for a connection and
+        // its setup, then each chunk the connection takes (see ByteBufferSequence).
+        if body != nil { context.uploadActivity?.begin() }
         let response: HTTPClientResponse
         do {
             response = try await client.execute(outgoing, deadline: deadline, logger: nil)

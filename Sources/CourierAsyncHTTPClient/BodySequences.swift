@@ -17,7 +17,8 @@ import OpenAPIRuntime
 /// sequence waits until each event loop of the client has run what was queued before: the
 /// writes handed over so far are then in the channel, and a pause they caused has been seen:
 /// the body runs at most about 1 MiB (plus the kernel's send buffer) ahead of the wire.
-/// One hop per event loop per MiB, whatever the chunk size.
+/// One hop per event loop per MiB, whatever the chunk size — per 64 KiB under an idle timeout,
+/// whose watch hears of movement only when a chunk is asked for.
 struct ByteBufferSequence: AsyncSequence, Sendable {
     typealias Element = ByteBuffer
     let body: HTTPBody
@@ -48,6 +49,11 @@ struct ByteBufferSequence: AsyncSequence, Sendable {
 
     /// How many bytes may be handed out between two waits for the event loops.
     static let catchUpInterval: Int64 = 1 << 20
+    /// The same under an idle timeout: the connection asks for no chunk while what was handed
+    /// out ahead drains, so up to this much crosses the wire without a report of movement
+    /// (1 MiB: 8 s at 1 Mbit/s, more than a short idle limit allows). One hop per event loop
+    /// per 64 KiB, for uploads with an idle timeout only.
+    static let watchedCatchUpInterval: Int64 = 64 << 10
 
     struct AsyncIterator: AsyncIteratorProtocol {
         var base: HTTPBody.AsyncIterator
@@ -61,7 +67,7 @@ struct ByteBufferSequence: AsyncSequence, Sendable {
         var caughtUpAt: Int64 = 0
 
         mutating func next() async throws -> ByteBuffer? {
-            if handedOut - caughtUpAt >= ByteBufferSequence.catchUpInterval {
+            if handedOut - caughtUpAt >= (activity == nil ? ByteBufferSequence.catchUpInterval : ByteBufferSequence.watchedCatchUpInterval) {
                 caughtUpAt = handedOut
                 for loop in eventLoops.makeIterator() {
                     try await loop.submit {}.get()
@@ -78,7 +84,7 @@ struct ByteBufferSequence: AsyncSequence, Sendable {
     }
 
     func makeAsyncIterator() -> AsyncIterator {
-        activity?.begin()
+        activity?.moved()
         return AsyncIterator(base: body.makeAsyncIterator(), progress: progress, activity: activity, eventLoops: eventLoops, handed: handed)
     }
 }

@@ -450,7 +450,9 @@ final class TaskHandler: Sendable {
                 // FoundationNetworking tells the delegate nothing of a 3xx it could not follow
                 // (no usable `Location`), and keeps its body to itself; the head is the answer.
                 do {
-                    continuation.resume(returning: (try Self.head(from: response), isHead ? nil : HTTPBody()))
+                    let head = try Self.head(from: response)
+                    if let cookieStorage, let url = cookieStorage.url { Self.storeCookies(of: head, from: url, in: cookieStorage.storage) }
+                    continuation.resume(returning: (head, isHead ? nil : HTTPBody()))
                 } catch {
                     continuation.resume(throwing: error)
                 }

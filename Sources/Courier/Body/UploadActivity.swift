@@ -5,10 +5,11 @@ import Foundation
 /// limit — the body stopped going out (a server that no longer reads), or it went out and no
 /// response head followed within the limit.
 ///
-/// Only a transport that reports (``AsyncHTTPClientTransport`` for every chunk its connection
-/// takes, ``URLSessionTransport`` for each `didSendBodyData`) arms the watch, with ``begin()``:
-/// a transport that never calls it — a custom one, a stub — keeps the request under its total
-/// deadline alone, so an upload it carries is never cut short by a watch it does not feed.
+/// Only a transport that reports (Courier's `AsyncHTTPClientTransport` from the start of the
+/// exchange and for every chunk its connection takes, `URLSessionTransport` from the task's
+/// start and for each `didSendBodyData`) arms the watch, with ``begin()``: a transport that
+/// never calls it — a custom one (this API is not public), a stub — keeps the request under its
+/// total deadline alone, so an upload it carries is never cut short by a watch it does not feed.
 ///
 /// Hand-written: the watch has to follow the transport's own notion of progress, which no
 /// timer library knows about.
@@ -37,15 +38,21 @@ package final class UploadActivity: Sendable {
     /// is cancelled).
     func watch(_ limit: Duration) async throws -> Never {
         let limit = limit.clampedToLongestWait
+        // Zero or less: no movement is soon enough (as for a request without a body, whose wait
+        // for the head times out at once); and a sleep of zero would make this loop spin.
+        guard limit > .zero else { throw Self.expired(limit) }
         while true {
             let last = state.withLock { $0.lastMoved }
             let now = ContinuousClock.now
-            if let last, now - last >= limit {
-                throw TransportError(.timeout, "the request body made no progress, or no response head came after it, for \(limit) (idle timeout)",
-                                     underlying: IdleTimeout.Expired(limit: limit))
-            }
-            // Until the limit would pass since the last movement (or, unbegun, a limit from now).
+            if let last, now - last >= limit { throw Self.expired(limit) }
+            // Until the limit would pass since the last movement (or, unbegun, a limit from now:
+            // one wake-up per limit while a transport has not begun).
             try await Task.sleep(until: (last ?? now) + limit, clock: .continuous)
         }
+    }
+
+    private static func expired(_ limit: Duration) -> TransportError {
+        TransportError(.timeout, "the request body made no progress, or no response head came after it, for \(limit) (idle timeout)",
+                       underlying: IdleTimeout.Expired(limit: limit))
     }
 }

@@ -81,7 +81,9 @@ struct DiskCacheDirectory: Sendable {
     func isTrusted() -> Bool {
         switch Self.look(at: path) {
         case .missing:
-            // Trusted to be made: `createDirectory()` examines one that another store made first.
+            // Trusted to be made: `createDirectory()` examines one that another store made
+            // first. One that appears between this look and the read or write that follows is
+            // used unexamined until the next look (a window the store's docs name).
             return true
         case .unexamined:
             return false

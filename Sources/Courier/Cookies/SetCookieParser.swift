@@ -138,7 +138,6 @@ package enum SetCookieParser {
         return negative ? -result : result
     }
 
-    /// Removes leading and trailing spaces and tabs (RFC 6265's WSP).
     /// Whether `text` holds a control character other than tab (RFC 6265bis §5.6: such a
     /// cookie is ignored).
     private static func containsControlCharacters(_ text: Substring) -> Bool {

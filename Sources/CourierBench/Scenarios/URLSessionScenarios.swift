@@ -39,13 +39,7 @@ struct URLSessionScenarios {
     func scenarios(baseURL: URL, sameHeaders: Bool = false) -> [Scenario] {
         let session = self.session
         let client = self.client
-        var request = URLRequest(url: baseURL.appendingPathComponent(String(Fixtures.usersPath.dropFirst())))
-        if sameHeaders {
-            for field in CourierHeaders.defaults(of: client) { request.setValue(field.value, forHTTPHeaderField: field.name.rawName) }
-            for added in URLSessionTransport.addedHeaderFields where request.value(forHTTPHeaderField: added.name) == nil {
-                request.setValue(added.value, forHTTPHeaderField: added.name)
-            }
-        }
+        let request = Self.rawRequest(baseURL: baseURL, sameHeaders: sameHeaders, client: client)
         let decoder = JSONDecoder()
         return [
             Scenario(key: "urlsession.raw", label: "URLSession (raw)", family: "urlsession") { [request] in
@@ -55,6 +49,19 @@ struct URLSessionScenarios {
                 try await client.send(ListUsers()).check()
             },
         ]
+    }
+
+    /// The raw side's request; with `sameHeaders`, with the fields `client` and the transport
+    /// add, so both sides put the same request on the wire.
+    static func rawRequest(baseURL: URL, sameHeaders: Bool, client: APIClient) -> URLRequest {
+        var request = URLRequest(url: baseURL.appendingPathComponent(String(Fixtures.usersPath.dropFirst())))
+        if sameHeaders {
+            for field in CourierHeaders.defaults(of: client) { request.setValue(field.value, forHTTPHeaderField: field.name.rawName) }
+            for added in URLSessionTransport.addedHeaderFields where request.value(forHTTPHeaderField: added.name) == nil {
+                request.setValue(added.value, forHTTPHeaderField: added.name)
+            }
+        }
+        return request
     }
 
     /// What an application using `URLSession` directly writes: `data(for:)`, check the status,
@@ -67,13 +74,26 @@ struct URLSessionScenarios {
         return try decoder.decode([BenchUser].self, from: data)
     }
 
-    /// `urlsession.completion`: Courier over ``CompletionHandlerTransport``, an experiment
-    /// (`data(for:)` without a session delegate) run only when asked for by name.
-    static func experimentScenarios(baseURL: URL) -> [Scenario] {
+    /// The experiments, run only when asked for by name:
+    /// - `urlsession.completion`: Courier over ``CompletionHandlerTransport`` (`data(for:)`
+    ///   without a session delegate);
+    /// - `urlsession.raw.nocookies`: raw URLSession as `urlsession.raw`, but with a session that
+    ///   accepts no cookies (`httpCookieAcceptPolicy = .never`) — what `URLSessionTransport`'s
+    ///   own session is told on Linux, where the transport stores the cookies itself. Raw code
+    ///   written that way keeps no cookies; the pair shows Courier's cost against it.
+    static func experimentScenarios(baseURL: URL, sameHeaders: Bool) -> [Scenario] {
         let client = APIClient(configuration: APIConfiguration(baseURL: baseURL), transport: CompletionHandlerTransport())
+        let configuration = URLSessionTransport.defaultConfiguration()
+        configuration.httpCookieAcceptPolicy = .never
+        let cookieless = URLSession(configuration: configuration)
+        let request = rawRequest(baseURL: baseURL, sameHeaders: sameHeaders, client: client)
+        let decoder = JSONDecoder()
         return [
             Scenario(key: "urlsession.completion", label: "Courier over data(for:), no delegate (experiment)", family: "experiments") {
                 try await client.send(ListUsers()).check()
+            },
+            Scenario(key: "urlsession.raw.nocookies", label: "URLSession (raw, no cookies; experiment)", family: "experiments") {
+                try await Self.rawUsers(cookieless, request: request, decoder: decoder).check()
             },
         ]
     }

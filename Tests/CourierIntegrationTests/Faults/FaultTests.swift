@@ -95,10 +95,14 @@ struct FaultTests {
                 try await client.send(Request<Data>(path: "/stacked", query: [.init(name: "layers", value: "\(layers)")]))
             } throws: { error in
                 guard (error as? APIError)?.kind == .network else { return false }
-                // Over URLSession, libcurl refuses more than five codings before the head
-                // reaches the transport, in its own words.
-                if kind == .urlSession, layers > 5 { return "\(error)".contains("more than 5 content encodings") }
-                return "\(error)".contains("gzip, gzip")
+                let text = "\(error)"
+                #if canImport(FoundationNetworking)
+                // Over URLSession on Linux, libcurl refuses a stack past its own limit (5 layers,
+                // or fewer in newer versions) before the head reaches the transport, in its own
+                // words ("Reject response due to [more than] N content encodings").
+                if kind == .urlSession, text.contains("content encodings") { return true }
+                #endif
+                return text.contains("gzip, gzip")
             }
             // One layer is decoded.
             let one = try await client.send(Request<Data>(path: "/stacked", query: [.init(name: "layers", value: "1")]))

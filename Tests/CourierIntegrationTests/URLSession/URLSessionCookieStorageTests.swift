@@ -67,17 +67,37 @@ struct URLSessionCookieStorageTests {
         }
     }
 
+    @Test("cookies of a redirect whose Location the session cannot use are kept too")
+    func unusableRedirect() async throws {
+        try await withTestServer { (server: TestServer) async throws in
+            let client = APIClient(configuration: APIConfiguration(baseURL: server.baseURL), transport: URLSessionTransport())
+            // FoundationNetworking tells the delegate nothing of such a 3xx; the transport takes
+            // its head from the finished task.
+            _ = try? await client.send(Request<Data>(path: "/cookie-jar/set", query: [URLQueryItem(name: "line", value: "r=1; Path=/"),
+                                                                                   URLQueryItem(name: "location", value: "http://[bad")]))
+            #expect(try await client.send(Request<CookieEcho>(path: "/cookies")).cookie.contains("r=1"))
+        }
+    }
+
+    @Test("a configuration that accepts no cookies keeps none")
+    func acceptsNone() async throws {
+        try await withTestServer { server in
+            let configuration = URLSessionTransport.defaultConfiguration()
+            configuration.httpCookieAcceptPolicy = .never
+            let storage = try #require(configuration.httpCookieStorage)
+            let client = APIClient(configuration: APIConfiguration(baseURL: server.baseURL), transport: URLSessionTransport(configuration: configuration))
+            _ = try await client.send(Request<Data>(path: "/cookie-jar/set", query: Self.lines.map { URLQueryItem(name: "line", value: $0) }))
+            #expect(storage.cookies?.isEmpty ?? true)
+        }
+    }
+
     #if canImport(FoundationNetworking)
-    @Test("on Linux the session accepts no cookies itself; a configuration that accepts none stays so")
+    @Test("on Linux the session itself accepts no cookies; the caller's configuration object is left as it was")
     func sessionAcceptsNone() throws {
-        #expect(URLSessionTransport().session.configuration.httpCookieAcceptPolicy == .never)
-        let none = URLSessionTransport.defaultConfiguration()
-        none.httpCookieAcceptPolicy = .never
         let configuration = URLSessionTransport.defaultConfiguration()
-        // The caller's configuration object is left as it was.
-        _ = URLSessionTransport(configuration: configuration)
+        let transport = URLSessionTransport(configuration: configuration)
+        #expect(transport.session.configuration.httpCookieAcceptPolicy == .never)
         #expect(configuration.httpCookieAcceptPolicy != .never)
-        _ = URLSessionTransport(configuration: none)
     }
     #endif
 }
