@@ -121,24 +121,10 @@ public struct RetryPolicy: Sendable {
     public static func retryAfter(_ value: String?, now: Date) -> Duration? {
         guard let value = value.map({ String($0.trimmingSpacesAndTabs()) }), !value.isEmpty else { return nil }
         if let seconds = Int(value) { return seconds >= 0 ? .seconds(seconds) : nil }
-        guard let date = RetryAfterDate.parse(value) else { return nil }
+        // The package's one HTTP-date reader (all three shapes of RFC 9110 §5.6.7), not a
+        // `DateFormatter` per shape: making one costs more than the whole retry decision.
+        guard let date = CacheFreshness.httpDate(value) else { return nil }
         let interval = date.timeIntervalSince(now)
         return .seconds(max(0, interval.rounded(.up)))
-    }
-}
-
-/// Parses the three date formats HTTP allows (RFC 9110 §5.6.7).
-enum RetryAfterDate {
-    private static let formats = ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"]
-
-    static func parse(_ value: String) -> Date? {
-        for format in formats {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: "GMT")
-            formatter.dateFormat = format
-            if let date = formatter.date(from: value) { return date }
-        }
-        return nil
     }
 }
