@@ -26,8 +26,8 @@ package final class UploadActivity: Sendable {
     /// A transport starts sending the body and will report each time it moves.
     package func begin() { moved() }
 
-    /// The body moved (bytes went out, or the transport took the next chunk). Ignored before
-    /// ``begin()``.
+    /// The body moved (bytes went out, or the transport took the next chunk). Like ``begin()``,
+    /// the first call arms the watch.
     package func moved() {
         let now = ContinuousClock.now
         state.withLock { $0.lastMoved = now }
