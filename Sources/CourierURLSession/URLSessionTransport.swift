@@ -243,10 +243,11 @@ public final class URLSessionTransport: Transport {
     /// reader ignores cancellation (``UploadPlanRace``). Every body is raced, whether it can be
     /// read once or more: a `.stream` body that may be read again can stall just the same.
     static func plan(for body: HTTPBody?, description: UploadDescription?, maxInMemory: Int, temporaryDirectory: URL,
-                     deadline: ContinuousClock.Instant) async throws -> UploadPlan {
+                     deadline: ContinuousClock.Instant, activity: UploadActivity? = nil) async throws -> UploadPlan {
         guard let body else { return .none }
         return try await UploadPlanRace.plan(before: deadline) {
-            try await UploadPlan.make(for: body, description: description, maxInMemory: maxInMemory, temporaryDirectory: temporaryDirectory)
+            try await UploadPlan.make(for: body, description: description, maxInMemory: maxInMemory, temporaryDirectory: temporaryDirectory,
+                                      activity: activity)
         }
     }
 
@@ -261,7 +262,7 @@ public final class URLSessionTransport: Transport {
         let upload = body?.uploadDescription
         upload?.progress?.transportWillSend()
         let plan = try await Self.plan(for: body, description: upload, maxInMemory: maxRequestBodySize,
-                                       temporaryDirectory: temporaryDirectory, deadline: context.deadline)
+                                       temporaryDirectory: temporaryDirectory, deadline: context.deadline, activity: context.uploadActivity)
         // A body the caller reads at its own pace is received no faster than it is read.
         let streamsResponse = !context.collectsResponseBody && request.method != .head
         let taskSession = session(for: context)
@@ -300,8 +301,8 @@ public final class URLSessionTransport: Transport {
                                   cookieStorage: context.usesCookieJar ? nil : cookieStorage.map { ($0, urlRequest.url) },
                                   onFinish: onFinish)
         delegate.register(handler, for: task)
-        // The body goes out from here (a stream bigger than `maxRequestBodySize` was read to its
-        // temporary file above, under the deadline alone): each `didSendBodyData` is movement.
+        // The body goes out from here: each `didSendBodyData` is movement (a body read above, into
+        // memory or its temporary file, reported each chunk it read).
         if plan.sendsBody { context.uploadActivity?.begin() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in

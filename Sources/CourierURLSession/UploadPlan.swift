@@ -35,8 +35,11 @@ enum UploadPlan {
         return true
     }
 
-    /// The plan for `body`, writing the temporary file when one is needed.
-    static func make(for body: HTTPBody?, description: UploadDescription?, maxInMemory: Int, temporaryDirectory: URL) async throws -> UploadPlan {
+    /// The plan for `body`, writing the temporary file when one is needed. A body read here (not
+    /// a file) reports each chunk to `activity`, so that under an idle timeout a source that
+    /// stops yielding fails after the idle limit rather than at the deadline.
+    static func make(for body: HTTPBody?, description: UploadDescription?, maxInMemory: Int, temporaryDirectory: URL,
+                     activity: UploadActivity? = nil) async throws -> UploadPlan {
         guard let body else { return .none }
         if let description, description.readsFiles, let source = description.source {
             switch source {
@@ -51,19 +54,21 @@ enum UploadPlan {
         }
         var declared: Int64?
         if case .known(let length) = body.length { declared = length }
+        activity?.begin()
         if let declared, declared <= maxInMemory {
-            return .inMemory(try await collect(body, declaredLength: Int(declared)))
+            return .inMemory(try await collect(body, declaredLength: Int(declared), activity: activity))
         }
-        return try await spool(body, keepingInMemory: maxInMemory, in: temporaryDirectory, declaredLength: declared)
+        return try await spool(body, keepingInMemory: maxInMemory, in: temporaryDirectory, declaredLength: declared, activity: activity)
     }
 
     /// A body's bytes, which must be as many as it declared: a longer one is not read past its
     /// length (memory stays bounded), a shorter one is not sent short.
-    private static func collect(_ body: HTTPBody, declaredLength: Int) async throws -> Data {
+    private static func collect(_ body: HTTPBody, declaredLength: Int, activity: UploadActivity?) async throws -> Data {
         var data = Data()
         data.reserveCapacity(declaredLength)
         do {
             for try await chunk in body {
+                activity?.moved()
                 guard chunk.count <= declaredLength - data.count else { throw lengthMismatch(declared: declaredLength, longer: true) }
                 data.append(contentsOf: chunk)
             }
@@ -87,8 +92,9 @@ enum UploadPlan {
 
     /// Reads `body` into memory while it stays within `limit` bytes; past that, writes it to a
     /// new file in `directory` as it is read. The file is removed again when reading or writing
-    /// fails or the task is cancelled.
-    static func spool(_ body: HTTPBody, keepingInMemory limit: Int, in directory: URL, declaredLength: Int64? = nil) async throws -> UploadPlan {
+    /// fails or the task is cancelled. Each chunk read is reported to `activity`.
+    static func spool(_ body: HTTPBody, keepingInMemory limit: Int, in directory: URL, declaredLength: Int64? = nil,
+                      activity: UploadActivity? = nil) async throws -> UploadPlan {
         var buffer = Data()
         var file: (url: URL, handle: FileHandle)?
         var total: Int64 = 0
@@ -105,6 +111,7 @@ enum UploadPlan {
         do {
             for try await chunk in body {
                 try Task.checkCancellation()
+                activity?.moved()
                 total += Int64(chunk.count)
                 if let declaredLength, total > declaredLength { throw lengthMismatch(declared: declaredLength, longer: true) }
                 if let (_, handle) = file {

@@ -64,7 +64,8 @@ public struct RequestOptions: Sendable {
     /// How long the request may go without progress before it fails with a
     /// ``APIError/Kind/timeout``: waiting for its response head (for a request without a body),
     /// for the next bytes of the response body, or — for a request with a body — for its upload
-    /// to move, then for the head after it. An upload's progress is what the transport reports:
+    /// to move (a `.stream` body's source to yield, the connection to take its bytes), then for
+    /// the head after it. An upload's progress is what the transport reports:
     /// Courier's two transports do; a transport of your own cannot yet (the reporting API is not
     /// public), and leaves the upload to ``timeout``.
     /// Default: the client's ``APIConfiguration/idleTimeout`` (none). Use it with a long

@@ -2,6 +2,7 @@ import Courier
 import CourierTestServer
 import Foundation
 import HTTPTypes
+import OpenAPIRuntime
 import Testing
 
 /// `idleTimeout`: a stalled response fails after the idle limit, whatever the total timeout; a
@@ -129,6 +130,68 @@ struct IdleTimeoutTests {
         // 300 s deadline.
         #expect(elapsed < .seconds(120))
         await server.stop()
+    }
+
+    @Test("a stream body whose source stops yielding fails after the idle limit, also while URLSession reads it before the task", arguments: TransportKind.allCases)
+    func stalledStreamBody(_ kind: TransportKind) async throws {
+        try await withTestServer { server in
+            // One chunk, then nothing, never an end: a stalled upstream.
+            let (chunks, source) = AsyncStream<ArraySlice<UInt8>>.makeStream()
+            source.yield(ArraySlice(repeating: 7, count: 1024))
+            defer { source.finish() }
+            let client = kind.client(for: server) { configuration in
+                configuration.timeout = .seconds(300)
+                configuration.idleTimeout = .seconds(2)
+            }
+            let body = HTTPBody(chunks, length: .unknown, iterationBehavior: .single)
+            let elapsed = await ContinuousClock().measure {
+                let error = await #expect(throws: APIError.self) {
+                    try await client.send(Request<TransferReceipt>(method: .post, path: "/transfers/upload/\(UUID().uuidString)",
+                                                                   body: .stream(body, contentType: "application/octet-stream")))
+                }
+                #expect(error?.kind == .timeout, "got \(String(describing: error))")
+                #expect("\(error.map { String(describing: $0) } ?? "")".contains("idle timeout"))
+            }
+            // A hang guard, not a timing measurement: without the watch the request waits for
+            // the 300 s deadline.
+            #expect(elapsed < .seconds(120))
+        }
+    }
+
+    @Test("a stream body that yields more slowly than the idle limit in all, but steadily, completes", arguments: TransportKind.allCases)
+    func steadyStreamBody(_ kind: TransportKind) async throws {
+        try await withTestServer { server in
+            // 8 chunks 0.4 s apart (3.2 s in all) under a 2 s limit: a watch that counted from its
+            // start, not from the last chunk, would cut it. Up to five attempts, as for the
+            // paused upload below: a loaded machine can stall the test process past any limit.
+            var failures: [String] = []
+            for _ in 0..<5 {
+                let client = kind.client(for: server) { configuration in
+                    configuration.timeout = .seconds(300)
+                    configuration.idleTimeout = .seconds(2)
+                }
+                let chunks = AsyncStream<ArraySlice<UInt8>> { continuation in
+                    let feeding = Task {
+                        for _ in 0..<8 {
+                            continuation.yield(ArraySlice(repeating: 7, count: 1024))
+                            try? await Task.sleep(for: .milliseconds(400))
+                        }
+                        continuation.finish()
+                    }
+                    continuation.onTermination = { _ in feeding.cancel() }
+                }
+                let body = HTTPBody(chunks, length: .unknown, iterationBehavior: .single)
+                do {
+                    let receipt = try await client.send(Request<TransferReceipt>(method: .post, path: "/transfers/upload/\(UUID().uuidString)",
+                                                                                 body: .stream(body, contentType: "application/octet-stream")))
+                    #expect(receipt.bytes == "\(8 * 1024)")
+                    break
+                } catch {
+                    failures.append("\(error)")
+                }
+            }
+            #expect(failures.count < 5, "every steady stream body was cut: \(failures)")
+        }
     }
 
     @Test("an upload whose server pauses for less than the idle limit completes", arguments: TransportKind.allCases)
