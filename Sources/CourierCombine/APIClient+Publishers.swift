@@ -68,12 +68,12 @@ struct AnyStatusRequest<Base: APIRequest>: APIRequest {
     var path: Base.Path { base.path }
     var pathParameters: [String: String] { base.pathParameters }
     var query: [URLQueryItem] { base.query }
-    var queryItems: [URLQueryItem]? { base.queryItems }
-    var queryParameters: [String: String]? { base.queryParameters }
+    var queryItems: Base.QueryItems { base.queryItems }
+    var queryParameters: Base.QueryParameters { base.queryParameters }
     var headers: Base.Headers { base.headers }
-    var body: Base.Body? { base.body }
+    var body: Base.Body { base.body }
     /// The base request's, which is compiled for its own `Body` type (this type's default would
-    /// look `Base.Body`'s optional up at run time).
+    /// cast `Base.Body` at run time).
     func _wireBody() throws -> RequestBody? { try base._wireBody() }
     var includeBaseParameters: Bool { base.includeBaseParameters }
     var timeout: TimeInterval { base.timeout }

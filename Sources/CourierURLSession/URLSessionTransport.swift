@@ -245,6 +245,10 @@ public final class URLSessionTransport: Transport {
     static func plan(for body: HTTPBody?, description: UploadDescription?, maxInMemory: Int, temporaryDirectory: URL,
                      deadline: ContinuousClock.Instant, activity: UploadActivity? = nil) async throws -> UploadPlan {
         guard let body else { return .none }
+        // Bytes the client holds (a JSON, `Data` or form body, passed on unchanged by the
+        // middleware): nothing to read, nothing that can stall, so no race (two tasks and a
+        // timer per request).
+        if case .data(let data)? = description?.source, data.count <= maxInMemory { return .inMemory(data) }
         return try await UploadPlanRace.plan(before: deadline) {
             try await UploadPlan.make(for: body, description: description, maxInMemory: maxInMemory, temporaryDirectory: temporaryDirectory,
                                       activity: activity)

@@ -50,6 +50,8 @@ enum UploadPlan {
                 if case .known = body.length { return .file(url, temporary: false) }
             case .segments(let segments):
                 return .file(try writeTemporaryFile(segments, in: temporaryDirectory), temporary: true)
+            case .data:
+                break   // never `readsFiles`: sent in memory by the transport before the plan is made
             }
         }
         var declared: Int64?

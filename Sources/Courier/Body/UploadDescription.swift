@@ -16,6 +16,9 @@ import OpenAPIRuntime
 package struct UploadDescription: Sendable {
     /// Where a body's bytes come from.
     package enum Source: Sendable {
+        /// Bytes the client already holds (a JSON, `Data` or form body): a transport can send
+        /// them as they are, without reading the body as a stream that might stall.
+        case data(Data)
         /// The whole content of one file.
         case file(URL)
         /// Bytes and files, in order (a multipart form).
@@ -37,7 +40,7 @@ package struct UploadDescription: Sendable {
         switch source {
         case .file: return true
         case .segments(let segments): return segments.contains { if case .file = $0 { return true } else { return false } }
-        case nil: return false
+        case .data, nil: return false
         }
     }
 }
@@ -45,6 +48,11 @@ package struct UploadDescription: Sendable {
 extension HTTPBody {
     /// What Courier knows about this body, if Courier built it (see ``UploadDescription``).
     package var uploadDescription: UploadDescription? { UploadRegistry.description(of: self) }
+
+    /// A body of `data`'s bytes, registered as bytes the client holds (``UploadDescription/Source/data(_:)``).
+    package static func registered(_ data: Data) -> HTTPBody {
+        .registered(HTTPBody(data), as: UploadDescription(source: .data(data)))
+    }
 
     /// `body` registered with `description`, so transports can find it.
     package static func registered(_ body: HTTPBody, as description: UploadDescription) -> HTTPBody {

@@ -7,13 +7,15 @@ extension RequestBuilder {
     /// The body as an `HTTPBody`, and its content type.
     func encode(_ body: RequestBody) throws -> (HTTPBody, String?) {
         switch body {
+        // Bodies of bytes in memory are registered as such, so a transport can send the bytes
+        // directly rather than read them back through the body's async sequence.
         case .json(let value):
             let data = try configuration.encoder.encode(value)
-            return (HTTPBody(data), "application/json")
+            return (.registered(data), "application/json")
         case .data(let data, let contentType):
-            return (HTTPBody(data), contentType)
+            return (.registered(data), contentType)
         case .form(let pairs):
-            return (HTTPBody(FormEncoding.encode(pairs)), "application/x-www-form-urlencoded")
+            return (.registered(Data(FormEncoding.encode(pairs).utf8)), "application/x-www-form-urlencoded")
         case .multipart(let form):
             try form.validate()
             return (SegmentSequence(segments: form.segments(), chunkSize: BodyReading.uploadChunkSize).makeBody(), form.contentType)

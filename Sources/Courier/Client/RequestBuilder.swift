@@ -255,11 +255,18 @@ struct RequestBuilder: Sendable {
         }
 
         var query = QueryEncoding.encode(request.query)
-        if let more = request.queryItems, !more.isEmpty {
+        let more: [URLQueryItem]
+        let parameters: [URLQueryItem]
+        do {
+            more = try request.wireQueryItems()
+            parameters = try request.wireQueryParameters()
+        } catch {
+            throw APIError.encodingFailed(request: RequestSummary(method: method.rawValue, url: redacted(requestPath.text)), underlying: error)
+        }
+        if !more.isEmpty {
             let encoded = QueryEncoding.encode(more)
             query = query.isEmpty ? encoded : query + "&" + encoded
         }
-        let parameters = request.wireQueryParameters()
         if !parameters.isEmpty {
             let encoded = QueryEncoding.encode(parameters)
             query = query.isEmpty ? encoded : query + "&" + encoded

@@ -1,7 +1,8 @@
 import Foundation
 import HTTPTypes
 
-/// Turns a request's `method`, `headers` and `body` — whatever types it declared them with —
+/// Turns a request's `method`, `headers`, `body`, `queryItems` and `queryParameters` — whatever
+/// types it declared them with —
 /// into what goes on the wire, or into a ``RequestDeclarationError`` that names the property.
 ///
 /// The associated types are unconstrained on purpose: a request written for another client
@@ -50,12 +51,25 @@ extension APIRequest {
 
     /// ``body`` as Courier sends it, for any `Body` type: see `APIRequest._wireBody()`.
     public func _wireBody() throws -> RequestBody? {
-        guard let value = body else { return nil }
-        if Body.self == RequestBody.self { return .some(value as! RequestBody) }
-        if let body = value as? RequestBody { return body }
-        if let optional = value as? any OptionalValue, optional.isNone { return nil }
-        if let convertible = value as? any RequestBodyConvertible { return convertible.requestBody }
-        throw declarationError("body", "is a \(type(of: value)), which Courier cannot send as a body; declare RequestBody (`.json(value)` for an Encodable value) or Data")
+        let value = body
+        // Optionals are looked through, nested ones too (`Data?`, `RequestBody??`).
+        var wrapped: Any = value
+        while let optional = wrapped as? any OptionalValue {
+            guard let inner = optional.wrappedValue else { return nil }
+            wrapped = inner
+        }
+        if let body = wrapped as? RequestBody { return body }
+        if let convertible = wrapped as? any RequestBodyConvertible { return convertible.requestBody }
+        throw declarationError("body", "is a \(Body.self), which Courier cannot send as a body; declare RequestBody (`.json(value)` for an Encodable value) or Data")
+    }
+
+    /// The request's `queryItems`, whichever of the accepted types it declared.
+    package func wireQueryItems() throws -> [URLQueryItem] {
+        let value = queryItems
+        if QueryItems.self == [URLQueryItem]?.self { return unsafeBitCast(value, to: [URLQueryItem]?.self) ?? [] }
+        if let items = value as? [URLQueryItem] { return items }
+        if let optional = value as? any OptionalValue, optional.isNone { return [] }
+        throw declarationError("queryItems", "is a \(QueryItems.self), which Courier cannot send as query items; declare [URLQueryItem] or [URLQueryItem]?")
     }
 
     /// The request's options with its `includeBaseParameters` and `timeout` properties (the
@@ -84,8 +98,20 @@ extension APIRequest {
     /// The request's `queryParameters` (the layered-client spelling) as query items, sorted by
     /// name: a dictionary has no order, and the URL (a cache key, a signature over it) must be
     /// the same at every send.
-    package func wireQueryParameters() -> [URLQueryItem] {
-        guard let dictionary = queryParameters, !dictionary.isEmpty else { return [] }
+    package func wireQueryParameters() throws -> [URLQueryItem] {
+        let value = queryParameters
+        let dictionary: [String: String]
+        if QueryParameters.self == [String: String]?.self {
+            guard let given = unsafeBitCast(value, to: [String: String]?.self) else { return [] }
+            dictionary = given
+        } else if let given = value as? [String: String] {
+            dictionary = given
+        } else if let optional = value as? any OptionalValue, optional.isNone {
+            return []
+        } else {
+            throw declarationError("queryParameters", "is a \(QueryParameters.self), which Courier cannot send as query parameters; declare [String: String] or [String: String]?")
+        }
+        guard !dictionary.isEmpty else { return [] }
         return dictionary.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
     }
 
@@ -98,8 +124,15 @@ extension APIRequest {
     }
 }
 
-extension APIRequest where Body == RequestBody {
+extension APIRequest where Body == RequestBody? {
     /// ``body`` as it is: the declared type is the one Courier sends.
+    public func _wireBody() throws -> RequestBody? {
+        body
+    }
+}
+
+extension APIRequest where Body == RequestBody {
+    /// ``body`` as it is, declared without the optional.
     public func _wireBody() throws -> RequestBody? {
         body
     }

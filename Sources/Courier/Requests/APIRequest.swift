@@ -23,7 +23,8 @@ import HTTPTypes
 /// Requests written for other clients keep working: a `String` path (sent as written, with a
 /// deprecation warning), `var method: HTTPMethod` with your own string enum,
 /// `var headers: [String: String]?`, `var queryItems: [URLQueryItem]?`,
-/// `var queryParameters: [String: String]?` and `var body: Data?` are all sent, and
+/// `var queryParameters: [String: String]?` and `var body: Data?` (each with or without the
+/// optional) are all sent, and
 /// `let timeout: TimeInterval` and `let includeBaseParameters: Bool` are honoured. A `method`,
 /// `headers` or `body` of a type Courier cannot send fails the request with an error naming it,
 /// instead of being ignored.
@@ -46,9 +47,17 @@ public protocol APIRequest<Response>: Sendable {
     /// set, so Courier cannot refuse them). Any other type fails the request with an error that
     /// names it — it is never ignored.
     associatedtype Headers = RequestHeaders
-    /// The type of ``body``: ``RequestBody`` by default; `Data` is sent as it is. Any other
-    /// type fails the request with an error that names it.
-    associatedtype Body = RequestBody
+    /// The type of ``body``: `RequestBody?` by default; `RequestBody`, and `Data` or `Data?`
+    /// (sent as they are), work too. Any other type fails the request with an error that names
+    /// it. (The type is whatever the request declares, so `var body: RequestBody { .json(x) }`,
+    /// without the optional, is the body too, not a property of its own beside it.)
+    associatedtype Body = RequestBody?
+    /// The type of ``queryItems``: `[URLQueryItem]?` by default; `[URLQueryItem]` works too. Any
+    /// other type fails the request with an error that names it.
+    associatedtype QueryItems = [URLQueryItem]?
+    /// The type of ``queryParameters``: `[String: String]?` by default; `[String: String]`
+    /// works too. Any other type fails the request with an error that names it.
+    associatedtype QueryParameters = [String: String]?
 
     /// The HTTP method. Default: `GET`.
     var method: Method { get }
@@ -60,16 +69,17 @@ public protocol APIRequest<Response>: Sendable {
     /// Query items, in order. Items whose value is `nil` are left out. Default: none.
     var query: [URLQueryItem] { get }
     /// More query items, sent after ``query``: the spelling that requests written for
-    /// `URLComponents` use (`var queryItems: [URLQueryItem]?`). Default: none.
-    var queryItems: [URLQueryItem]? { get }
-    /// More query items as a dictionary, sent after ``queryItems`` in the order of their names:
-    /// the spelling of layered API clients (`let queryParameters: [String: String]?`).
+    /// `URLComponents` use (`var queryItems: [URLQueryItem]?`, with or without the optional).
     /// Default: none.
-    var queryParameters: [String: String]? { get }
+    var queryItems: QueryItems { get }
+    /// More query items as a dictionary, sent after ``queryItems`` in the order of their names:
+    /// the spelling of layered API clients (`let queryParameters: [String: String]?`, with or
+    /// without the optional). Default: none.
+    var queryParameters: QueryParameters { get }
     /// Header fields; they win over the client's default headers. Default: none.
     var headers: Headers { get }
     /// The body. Default: none.
-    var body: Body? { get }
+    var body: Body { get }
     /// Per-request options: timeout, retry, authentication, base parameters… Default: `.init()`.
     var options: RequestOptions { get }
     /// Whether the client's base parameters go with this request, in the spelling of layered
@@ -106,9 +116,19 @@ extension APIRequest where Headers == RequestHeaders {
     public var headers: RequestHeaders { [:] }
 }
 
-extension APIRequest where Body == RequestBody {
+extension APIRequest where Body == RequestBody? {
     /// No body.
     public var body: RequestBody? { nil }
+}
+
+extension APIRequest where QueryItems == [URLQueryItem]? {
+    /// No more query items.
+    public var queryItems: [URLQueryItem]? { nil }
+}
+
+extension APIRequest where QueryParameters == [String: String]? {
+    /// No query dictionary.
+    public var queryParameters: [String: String]? { nil }
 }
 
 extension APIRequest {
@@ -116,10 +136,6 @@ extension APIRequest {
     public var pathParameters: [String: String] { [:] }
     /// No query items.
     public var query: [URLQueryItem] { [] }
-    /// No more query items.
-    public var queryItems: [URLQueryItem]? { nil }
-    /// No query dictionary.
-    public var queryParameters: [String: String]? { nil }
     /// Default options.
     public var options: RequestOptions { RequestOptions.unset }
     /// The base parameters go with the request unless its options say otherwise.

@@ -24,11 +24,12 @@ struct ModifiedRequest<Base: APIRequest>: APIRequest {
         self.path = base.path.requestPath
         self.pathParameters = base.pathParameters
         // Every spelling of the query and of the options, folded into the ones this type has.
-        self.query = base.query + (base.queryItems ?? []) + base.wireQueryParameters()
+        self.query = base.query
         self.options = base.wireOptions()
         // Logs, metrics and traces name the caller's request, not this wrapper.
         if options.operationName == nil { options.operationName = _typeName(Base.self, qualified: false) }
         do {
+            self.query += try base.wireQueryItems() + base.wireQueryParameters()
             self.method = try base.wireMethod()
             self.headers = try base.wireHeaders()
             self.body = try base.wireBody()

@@ -21,6 +21,8 @@ enum BenchmarkRun {
         // An experiment, run only with `--only urlsession.nocookies`: Courier (cookies kept)
         // against raw URLSession whose session keeps none (see URLSessionScenarios).
         Pair(key: "urlsession.nocookies", subject: "urlsession.courier", baseline: "urlsession.raw.nocookies", cpuTarget: 1.05, rpsTarget: nil),
+        // An experiment, run only with `--only urlsession.post`: a small JSON request body.
+        Pair(key: "urlsession.post", subject: "urlsession.post.courier", baseline: "urlsession.post.raw", cpuTarget: 1.05, rpsTarget: nil),
         Pair(key: "cache.hit", subject: "cache.hit", baseline: "cache.network", cpuTarget: 0.10, rpsTarget: nil, isCache: true),
         Pair(key: "cache.hit.bytes", subject: "cache.hit.bytes", baseline: "cache.network.bytes", cpuTarget: 0.10, rpsTarget: nil, isCache: true),
         Pair(key: "cache.hit.disk.bytes", subject: "cache.hit.disk.bytes", baseline: "cache.network.bytes", cpuTarget: 1.00, rpsTarget: nil, isCache: true),
@@ -28,7 +30,10 @@ enum BenchmarkRun {
     ]
 
     /// The pairs and scenarios that are experiments, run only when named.
-    static let experimentNames: Set<String> = ["urlsession.completion", "urlsession.nocookies", "urlsession.raw.nocookies"]
+    static let experimentNames: Set<String> = [
+        "urlsession.completion", "urlsession.nocookies", "urlsession.raw.nocookies",
+        "urlsession.post", "urlsession.post.raw", "urlsession.post.courier",
+    ]
 
     /// Runs the benchmark as `options` say.
     static func run(_ options: Options) async throws {
@@ -51,7 +56,7 @@ enum BenchmarkRun {
         scenarios += try await CacheScenarios.scenarios(baseURL: server.baseURL, ahc: ahc)
         // Experiments run only when named: they are not Courier's behaviour.
         if let families = options.families, !families.isDisjoint(with: Self.experimentNames) {
-            scenarios += URLSessionScenarios.experimentScenarios(baseURL: server.baseURL, sameHeaders: options.sameHeaders)
+            scenarios += urlSession.experimentScenarios(baseURL: server.baseURL, sameHeaders: options.sameHeaders)
         }
         let wanted = options.exactSelection
             ? scenarios.filter { options.families?.contains($0.key) ?? true }

@@ -81,19 +81,43 @@ struct URLSessionScenarios {
     ///   accepts no cookies (`httpCookieAcceptPolicy = .never`) — what `URLSessionTransport`'s
     ///   own session is told on Linux, where the transport stores the cookies itself. Raw code
     ///   written that way keeps no cookies; the pair shows Courier's cost against it.
-    static func experimentScenarios(baseURL: URL, sameHeaders: Bool) -> [Scenario] {
+    /// - `urlsession.post.raw` and `urlsession.post.courier`: a `POST` of one user as JSON (the
+    ///   body encoded on both sides for each request), answered with the byte count: the cost of
+    ///   a small request body, which `urlsession` (a `GET`) does not have.
+    func experimentScenarios(baseURL: URL, sameHeaders: Bool) -> [Scenario] {
         let client = APIClient(configuration: APIConfiguration(baseURL: baseURL), transport: CompletionHandlerTransport())
         let configuration = URLSessionTransport.defaultConfiguration()
         configuration.httpCookieAcceptPolicy = .never
         let cookieless = URLSession(configuration: configuration)
-        let request = rawRequest(baseURL: baseURL, sameHeaders: sameHeaders, client: client)
+        let request = Self.rawRequest(baseURL: baseURL, sameHeaders: sameHeaders, client: client)
         let decoder = JSONDecoder()
+        let session = self.session
+        let courier = self.client
+        let user = BenchUser(id: 1, name: "User Number 1", email: "user1@example.com", active: true, roles: ["admin"])
+        var post = URLRequest(url: baseURL.appendingPathComponent(String(Fixtures.uploadPath.dropFirst())))
+        post.httpMethod = "POST"
+        post.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        let encoder = JSONEncoder()
+        // The server answers with the number of bytes it read: both sides check it.
+        let expected = Data(String(try! encoder.encode(user).count).utf8)
         return [
             Scenario(key: "urlsession.completion", label: "Courier over data(for:), no delegate (experiment)", family: "experiments") {
                 try await client.send(ListUsers()).check()
             },
             Scenario(key: "urlsession.raw.nocookies", label: "URLSession (raw, no cookies; experiment)", family: "experiments") {
                 try await Self.rawUsers(cookieless, request: request, decoder: decoder).check()
+            },
+            Scenario(key: "urlsession.post.raw", label: "URLSession (raw) POST of JSON (experiment)", family: "experiments") { [post] in
+                var post = post
+                post.httpBody = try encoder.encode(user)
+                let (data, response) = try await session.data(for: post)
+                guard let http = response as? HTTPURLResponse, http.statusCode == 200, data == expected else {
+                    throw UnexpectedAnswer(description: "not HTTP 200 with the body's length: \(response)")
+                }
+            },
+            Scenario(key: "urlsession.post.courier", label: "Courier over URLSession POST of JSON (experiment)", family: "experiments") {
+                let data = try await courier.send(PostUser(user: user))
+                guard data == expected else { throw UnexpectedAnswer(description: "the server read \(String(decoding: data, as: UTF8.self)) bytes, not \(String(decoding: expected, as: UTF8.self))") }
             },
         ]
     }

@@ -1,5 +1,6 @@
 import Courier
 import Foundation
+import HTTPTypes
 
 /// The typed request every Courier scenario sends: `GET /users`, decoded as `[BenchUser]` by
 /// Courier's default `Decodable` decoding.
@@ -14,6 +15,19 @@ struct LargeBody: APIRequest {
     typealias Response = Data
     /// `/large`.
     var path: RequestPath { RequestPath(verbatim: Fixtures.largePath) }
+}
+
+/// One user sent as JSON to `POST /upload`, which answers with the number of bytes it read.
+struct PostUser: APIRequest {
+    typealias Response = Data
+    /// The user sent.
+    let user: BenchUser
+    /// `POST`.
+    var method: HTTPRequest.Method { .post }
+    /// `/upload`.
+    var path: RequestPath { RequestPath(verbatim: Fixtures.uploadPath) }
+    /// The user, as JSON.
+    var body: RequestBody { .json(user) }
 }
 
 /// An answer that is not what the server sends.

@@ -195,6 +195,68 @@ struct PortedRequestTests {
         #expect(stub.requests.isEmpty)
     }
 
+    /// `body`, `queryItems` and `queryParameters` declared without the optional the protocol's
+    /// defaults have: each was once a property of its own beside the protocol's, and the request
+    /// went out without it.
+    struct NonOptionalProperties: APIRequest {
+        typealias Response = Data
+        var path: RequestPath { "/notes" }
+        var method: HTTPRequest.Method { .post }
+        var body: RequestBody { .json(["title": "hi"]) }
+        var queryItems: [URLQueryItem] { [URLQueryItem(name: "draft", value: "true")] }
+        var queryParameters: [String: String] { ["lang": "zh"] }
+    }
+
+    struct NonOptionalData: APIRequest {
+        typealias Response = Data
+        var path: RequestPath { "/notes" }
+        var method: HTTPRequest.Method { .put }
+        var body: Data { Data("raw".utf8) }
+    }
+
+    @Test("body, queryItems and queryParameters declared without an optional are sent, not ignored")
+    func nonOptionalPropertiesAreSent() async throws {
+        let (client, stub) = makeClient()
+        stub.on(nil, "/**", .status(200))
+        _ = try await client.send(NonOptionalProperties())
+        _ = try await client.send(NonOptionalData())
+        try #require(stub.requests.count == 2)
+        #expect(stub.requests[0].target == "/v2/notes?draft=true&lang=zh")
+        #expect(stub.requests[0].bodyText == #"{"title":"hi"}"#)
+        #expect(stub.requests[0].headers[.contentType] == "application/json")
+        #expect(stub.requests[1].bodyText == "raw")
+    }
+
+    /// Types Courier cannot send, without an optional.
+    struct UnsendableNonOptional: APIRequest {
+        typealias Response = Data
+        var path: RequestPath { "/notes" }
+        var queryItems: [String] { ["draft"] }
+    }
+
+    struct UnsendableParameters: APIRequest {
+        typealias Response = Data
+        var path: RequestPath { "/notes" }
+        var queryParameters: [String: Int] { ["page": 2] }
+    }
+
+    @Test("queryItems or queryParameters of a type Courier cannot send fail the request, naming the property")
+    func unsendableQueriesFailLoudly() async throws {
+        let (client, stub) = makeClient()
+        stub.on(nil, "/**", .status(200))
+        await #expect {
+            try await client.send(UnsendableNonOptional())
+        } throws: { error in
+            ((error as? APIError)?.underlyingError as? RequestDeclarationError)?.property == "queryItems"
+        }
+        await #expect {
+            try await client.send(UnsendableParameters())
+        } throws: { error in
+            ((error as? APIError)?.underlyingError as? RequestDeclarationError)?.property == "queryParameters"
+        }
+        #expect(stub.requests.isEmpty)
+    }
+
     struct GetUser: APIRequest {
         typealias Response = Data
         let id: String
