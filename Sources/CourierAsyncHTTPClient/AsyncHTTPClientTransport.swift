@@ -128,13 +128,19 @@ public struct AsyncHTTPClientTransport: Transport {
             outgoing.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
         }
         var uploaded: ByteBufferSequence?   // a body whose progress is reported
-        if let body {
+        let upload = body?.uploadDescription
+        if body != nil, upload?.progress == nil, let held = upload?.heldBytes, held.data.count <= Self.inMemoryBodyLimit {
+            // Bytes the client holds (a JSON, `Data` or form body, passed on unchanged by the
+            // middleware): AsyncHTTPClient writes them in one piece on its event loop, without
+            // the hops between the loop and a task that each chunk of a streamed body costs.
+            outgoing.body = .bytes(ByteBuffer(bytes: held.data))
+        } else if let body {
             let length: HTTPClientRequest.Body.Length
             switch body.length {
             case .known(let count): length = .known(count)
             case .unknown: length = .unknown
             }
-            let progress = body.uploadDescription?.progress
+            let progress = upload?.progress
             progress?.transportWillSend()
             let sequence = ByteBufferSequence(body: body, progress: progress, activity: context.uploadActivity, eventLoops: client.eventLoopGroup)
             if progress != nil { uploaded = sequence }
@@ -231,6 +237,11 @@ public struct AsyncHTTPClientTransport: Transport {
         }
         return (head, HTTPBody(body, length: bodyLength, iterationBehavior: .single))
     }
+
+    /// The largest body of bytes in memory sent as one `ByteBuffer` rather than streamed: one
+    /// chunk's worth under an idle timeout (``ByteBufferSequence/watchedCatchUpInterval``), so
+    /// that the upload watch sees no less movement than it would for the streamed body.
+    static let inMemoryBodyLimit = 64 * 1024
 
     /// The largest body, by its `Content-Length`, read whole here when the client collects it
     /// anyway (``Courier/RequestContext/collectsResponseBody``); larger ones, and bodies of

@@ -157,13 +157,14 @@ struct Options: Sendable {
                           ahc.courier, ahc.service, middleware.stack, urlsession.raw,
                           urlsession.courier, ahc.default.raw, ahc.default.courier,
                           urlsession.default.raw, cache.hit, cache.network, cache.revalidated,
-                          cache.full); a pair's baseline comes along. Named only, three
+                          cache.full); a pair's baseline comes along. Named only, four
                           experiments: urlsession.completion (Courier over data(for:)
                           without a session delegate, which gives up the size limit while the
                           body arrives), against urlsession.raw; urlsession.nocookies
                           (Courier, cookies kept, against urlsession.raw.nocookies: raw
                           URLSession whose session accepts no cookies); urlsession.post
-                          (a POST of one user as JSON, raw URLSession against Courier)
+                          and ahc.post (a POST of one user as JSON, the raw client against
+                          Courier)
       --exactly LIST      like --only, without the baselines (profiling one scenario)
       --max-connections-per-host N
                           httpMaximumConnectionsPerHost for urlsession.raw and urlsession.courier

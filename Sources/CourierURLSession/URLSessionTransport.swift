@@ -240,15 +240,23 @@ public final class URLSessionTransport: Transport {
     /// The upload plan of `body`, made before `deadline`. The session's and the transport's
     /// timers start with the task, after the body is read: a stream body that stops yielding
     /// (a stalled upstream) would otherwise keep the request waiting without end, also when its
-    /// reader ignores cancellation (``UploadPlanRace``). Every body is raced, whether it can be
-    /// read once or more: a `.stream` body that may be read again can stall just the same.
+    /// reader ignores cancellation (``UploadPlanRace``). Every body that is read is raced, whether
+    /// it can be read once or more: a `.stream` body that may be read again can stall just the
+    /// same. Bytes the client holds (``UploadDescription/heldBytes``) are not read, so not raced.
     static func plan(for body: HTTPBody?, description: UploadDescription?, maxInMemory: Int, temporaryDirectory: URL,
                      deadline: ContinuousClock.Instant, activity: UploadActivity? = nil) async throws -> UploadPlan {
         guard let body else { return .none }
         // Bytes the client holds (a JSON, `Data` or form body, passed on unchanged by the
         // middleware): nothing to read, nothing that can stall, so no race (two tasks and a
-        // timer per request).
-        if case .data(let data)? = description?.source, data.count <= maxInMemory { return .inMemory(data) }
+        // timer per request) and no idle watch; past the in-memory limit they are written to
+        // the temporary file at once (FoundationNetworking copies an `httpBody` whole).
+        if let held = description?.heldBytes {
+            guard ContinuousClock.now < deadline else {
+                throw TransportError(.timeout, "the request's deadline passed before its body was sent", requestMayHaveBeenSent: false)
+            }
+            if held.data.count <= maxInMemory { return .inMemory(held.data) }
+            return .file(try UploadPlan.writeTemporaryFile(held.data, in: temporaryDirectory), temporary: true)
+        }
         return try await UploadPlanRace.plan(before: deadline) {
             try await UploadPlan.make(for: body, description: description, maxInMemory: maxInMemory, temporaryDirectory: temporaryDirectory,
                                       activity: activity)

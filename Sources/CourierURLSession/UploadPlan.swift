@@ -14,10 +14,14 @@ import FoundationNetworking
 /// - A multipart form with files is written to a temporary file first (the session can only
 ///   stream a file), uploaded the same way, and the file is removed when the task ends —
 ///   completed, failed or cancelled.
-/// - Any other body (bytes, JSON, a form, a `.stream`) is read into memory up to
-///   ``URLSessionTransport/maxRequestBodySize``; past that, what was read and the rest are
-///   written to a temporary file as they come, and the file is uploaded the same way. Memory
-///   stays bounded and there is no size limit but the disk.
+/// - The bytes of a JSON, `Data` or form body the client holds (``UploadDescription/heldBytes``,
+///   when no middleware replaced the body) are handed to the task as they are, up to
+///   ``URLSessionTransport/maxRequestBodySize``; larger ones are written to a temporary file
+///   first (FoundationNetworking would copy them whole), uploaded the same way.
+/// - Any other body (a `.stream`, a multipart form without files, a body a middleware built) is
+///   read into memory up to ``URLSessionTransport/maxRequestBodySize``; past that, what was read
+///   and the rest are written to a temporary file as they come, and the file is uploaded the same
+///   way. Memory stays bounded and there is no size limit but the disk.
 ///
 /// Why not stream a body straight from the sequence: FoundationNetworking reads a body stream
 /// (`httpBodyStream`, `uploadTask(withStreamedRequest:)`) on the session's own serial queue and
@@ -50,8 +54,6 @@ enum UploadPlan {
                 if case .known = body.length { return .file(url, temporary: false) }
             case .segments(let segments):
                 return .file(try writeTemporaryFile(segments, in: temporaryDirectory), temporary: true)
-            case .data:
-                break   // never `readsFiles`: sent in memory by the transport before the plan is made
             }
         }
         var declared: Int64?
@@ -145,6 +147,27 @@ enum UploadPlan {
             if error is CancellationError || Task.isCancelled { throw CancellationError() }
             if let error = error as? TransportError { throw error }
             throw TransportError(.invalidRequest, "the request body could not be read: \(error)", underlying: error, requestMayHaveBeenSent: false)
+        }
+    }
+
+    /// Writes bytes the client holds to a new owner-only file in `directory`, for a body too
+    /// large to hand the session in memory; removes it again when writing fails.
+    static func writeTemporaryFile(_ data: Data, in directory: URL) throws -> URL {
+        let url = directory.appendingPathComponent("\(temporaryFilePrefix)\(UUID().uuidString).body")
+        do {
+            let handle = try OwnerOnlyFile.create(at: url)
+            do {
+                try handle.write(contentsOf: data)
+                try handle.close()
+            } catch {
+                try? handle.close()
+                throw error
+            }
+            return url
+        } catch {
+            try? FileManager.default.removeItem(at: url)
+            throw TransportError(.localFile, "the request body could not be written to a temporary file for upload (URLSessionTransport writes bodies larger than maxRequestBodySize to \(directory.path)): \(error)",
+                                 underlying: error, requestMayHaveBeenSent: false)
         }
     }
 

@@ -6,8 +6,9 @@ import Foundation
 /// response head followed within the limit.
 ///
 /// Only a transport that reports (Courier's `AsyncHTTPClientTransport` from the start of the
-/// exchange and for every chunk its connection takes, `URLSessionTransport` from the task's
-/// start and for each `didSendBodyData`) arms the watch, with ``begin()``: a transport that
+/// exchange and for every chunk its connection takes, `URLSessionTransport` for each chunk of a
+/// body it reads before the task, then from the task's start and for each `didSendBodyData`)
+/// arms the watch, with ``begin()``: a transport that
 /// never calls it — a custom one (this API is not public), a stub — keeps the request under its
 /// total deadline alone, so an upload it carries is never cut short by a watch it does not feed.
 ///

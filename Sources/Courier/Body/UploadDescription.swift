@@ -2,23 +2,21 @@ import Foundation
 import OpenAPIRuntime
 
 /// What Courier knows about a request body it built itself, for a transport that can do better
-/// than reading it as a stream of chunks: where the bytes come from (a file, or a multipart
-/// form's parts) and who wants to hear about upload progress.
+/// than reading it as a stream of chunks: where the bytes come from (a file, a multipart form's
+/// parts, or bytes in memory) and who wants to hear about upload progress.
 ///
 /// This is the one channel between the bodies Courier builds and its transports. An `HTTPBody`
 /// is opaque, so the description is looked up by the body's identity (``HTTPBody/uploadDescription``):
 /// a middleware that passes the body on unchanged keeps it, one that replaces the body (a
 /// signing middleware that buffers it, say) drops it, and the transport then reads the new body
 /// as the stream it is. `URLSessionTransport` uses it to upload files with
-/// `uploadTask(with:fromFile:)` and to report progress from `didSendBodyData`;
-/// `AsyncHTTPClientTransport` to report progress as bytes are written to the connection.
+/// `uploadTask(with:fromFile:)`, to hand held bytes to the task and to report progress from
+/// `didSendBodyData`; `AsyncHTTPClientTransport` to write small held bytes in one buffer and to
+/// report progress as bytes are written to the connection.
 /// Custom transports may ignore it: the body's bytes are the same either way.
 package struct UploadDescription: Sendable {
     /// Where a body's bytes come from.
     package enum Source: Sendable {
-        /// Bytes the client already holds (a JSON, `Data` or form body): a transport can send
-        /// them as they are, without reading the body as a stream that might stall.
-        case data(Data)
         /// The whole content of one file.
         case file(URL)
         /// Bytes and files, in order (a multipart form).
@@ -34,13 +32,17 @@ package struct UploadDescription: Sendable {
     /// not upload progress. Weak: the progress body holds it while it lives, and the registry
     /// must not keep an upload's bytes after that.
     package weak var uncounted: HTTPBody?
+    /// The bytes, when the client holds them in memory (a JSON, `Data` or form body): a
+    /// transport may send them as they are rather than read the body as a stream. Weak: the
+    /// body's sequence holds them while the body lives (see ``HeldBytes``).
+    package weak var heldBytes: HeldBytes?
 
     /// Whether the source reads any file (a body worth sending from disk).
     package var readsFiles: Bool {
         switch source {
         case .file: return true
         case .segments(let segments): return segments.contains { if case .file = $0 { return true } else { return false } }
-        case .data, nil: return false
+        case nil: return false
         }
     }
 }
@@ -48,11 +50,6 @@ package struct UploadDescription: Sendable {
 extension HTTPBody {
     /// What Courier knows about this body, if Courier built it (see ``UploadDescription``).
     package var uploadDescription: UploadDescription? { UploadRegistry.description(of: self) }
-
-    /// A body of `data`'s bytes, registered as bytes the client holds (``UploadDescription/Source/data(_:)``).
-    package static func registered(_ data: Data) -> HTTPBody {
-        .registered(HTTPBody(data), as: UploadDescription(source: .data(data)))
-    }
 
     /// `body` registered with `description`, so transports can find it.
     package static func registered(_ body: HTTPBody, as description: UploadDescription) -> HTTPBody {

@@ -9,7 +9,7 @@
 public struct RequestDeclarationError: Error, Sendable, CustomStringConvertible {
     /// The request type's name.
     public var requestType: String
-    /// The property: `method`, `headers` or `body`.
+    /// The property: `method`, `headers`, `body`, `queryItems`, `queryParameters` or `timeout`.
     public var property: String
     /// Why its value cannot be sent, and what to declare instead.
     public var reason: String

@@ -37,10 +37,10 @@ extension APIRequest {
     package func wireHeaders() throws -> HTTPFields {
         let value = headers
         if Headers.self == RequestHeaders.self { return try unsafeBitCast(value, to: RequestHeaders.self).headerFields() }
-        if let headers = value as? RequestHeaders { return try headers.headerFields() }
-        if let fields = value as? HTTPFields { return fields }
-        if let optional = value as? any OptionalValue, optional.isNone { return HTTPFields() }
-        if let convertible = value as? any RequestHeadersConvertible { return try convertible.headerFields() }
+        guard let unwrapped = Self.unwrapped(value) else { return HTTPFields() }
+        if let headers = unwrapped as? RequestHeaders { return try headers.headerFields() }
+        if let fields = unwrapped as? HTTPFields { return fields }
+        if let convertible = unwrapped as? any RequestHeadersConvertible { return try convertible.headerFields() }
         throw declarationError("headers", "is a \(type(of: value)), which Courier cannot send as header fields; declare RequestHeaders, HTTPFields or [String: String]")
     }
 
@@ -51,15 +51,9 @@ extension APIRequest {
 
     /// ``body`` as Courier sends it, for any `Body` type: see `APIRequest._wireBody()`.
     public func _wireBody() throws -> RequestBody? {
-        let value = body
-        // Optionals are looked through, nested ones too (`Data?`, `RequestBody??`).
-        var wrapped: Any = value
-        while let optional = wrapped as? any OptionalValue {
-            guard let inner = optional.wrappedValue else { return nil }
-            wrapped = inner
-        }
-        if let body = wrapped as? RequestBody { return body }
-        if let convertible = wrapped as? any RequestBodyConvertible { return convertible.requestBody }
+        guard let unwrapped = Self.unwrapped(body) else { return nil }
+        if let body = unwrapped as? RequestBody { return body }
+        if let convertible = unwrapped as? any RequestBodyConvertible { return convertible.requestBody }
         throw declarationError("body", "is a \(Body.self), which Courier cannot send as a body; declare RequestBody (`.json(value)` for an Encodable value) or Data")
     }
 
@@ -67,8 +61,9 @@ extension APIRequest {
     package func wireQueryItems() throws -> [URLQueryItem] {
         let value = queryItems
         if QueryItems.self == [URLQueryItem]?.self { return unsafeBitCast(value, to: [URLQueryItem]?.self) ?? [] }
-        if let items = value as? [URLQueryItem] { return items }
-        if let optional = value as? any OptionalValue, optional.isNone { return [] }
+        if QueryItems.self == [URLQueryItem].self { return unsafeBitCast(value, to: [URLQueryItem].self) }
+        guard let unwrapped = Self.unwrapped(value) else { return [] }
+        if let items = unwrapped as? [URLQueryItem] { return items }
         throw declarationError("queryItems", "is a \(QueryItems.self), which Courier cannot send as query items; declare [URLQueryItem] or [URLQueryItem]?")
     }
 
@@ -104,15 +99,29 @@ extension APIRequest {
         if QueryParameters.self == [String: String]?.self {
             guard let given = unsafeBitCast(value, to: [String: String]?.self) else { return [] }
             dictionary = given
-        } else if let given = value as? [String: String] {
+        } else if QueryParameters.self == [String: String].self {
+            dictionary = unsafeBitCast(value, to: [String: String].self)
+        } else if let unwrapped = Self.unwrapped(value) {
+            guard let given = unwrapped as? [String: String] else {
+                throw declarationError("queryParameters", "is a \(QueryParameters.self), which Courier cannot send as query parameters; declare [String: String] or [String: String]?")
+            }
             dictionary = given
-        } else if let optional = value as? any OptionalValue, optional.isNone {
-            return []
         } else {
-            throw declarationError("queryParameters", "is a \(QueryParameters.self), which Courier cannot send as query parameters; declare [String: String] or [String: String]?")
+            return []
         }
         guard !dictionary.isEmpty else { return [] }
         return dictionary.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
+    }
+
+    /// `value` with every layer of `Optional` around it removed (`Data??` → `Data`); `nil` when
+    /// one of them is empty.
+    private static func unwrapped(_ value: Any) -> Any? {
+        var wrapped = value
+        while let optional = wrapped as? any OptionalValue {
+            guard let inner = optional.wrappedValue else { return nil }
+            wrapped = inner
+        }
+        return wrapped
     }
 
     private func declarationError(_ property: String, _ reason: String) -> RequestDeclarationError {

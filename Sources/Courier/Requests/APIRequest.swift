@@ -26,8 +26,8 @@ import HTTPTypes
 /// `var queryParameters: [String: String]?` and `var body: Data?` (each with or without the
 /// optional) are all sent, and
 /// `let timeout: TimeInterval` and `let includeBaseParameters: Bool` are honoured. A `method`,
-/// `headers` or `body` of a type Courier cannot send fails the request with an error naming it,
-/// instead of being ignored.
+/// `headers`, `body`, `queryItems` or `queryParameters` of a type Courier cannot send fails the
+/// request with an error naming it, instead of being ignored.
 ///
 /// `decode` has defaults for `Decodable` (JSON, with the client's decoder), `Data`, `String`,
 /// and ``Empty`` (for `204 No Content` and `HEAD`).
@@ -100,9 +100,9 @@ public protocol APIRequest<Response>: Sendable {
     /// request type that wraps another, as Courier's own adapters do, forwards it).
     ///
     /// It is a requirement only so that each request type gets the implementation compiled
-    /// for its own `Body`: read through the client's generic code, `body`'s optional type was
-    /// looked up in the runtime's metadata cache for every request (≈ 450 instructions,
-    /// callgrind), even for the usual `RequestBody?` that is `nil`.
+    /// for its own `Body`: read through the client's generic code, `body`'s type was looked up
+    /// in the runtime's metadata cache for every request (≈ 450 instructions, callgrind), even
+    /// for the usual `RequestBody?` that is `nil`.
     func _wireBody() throws -> RequestBody?
 }
 

@@ -27,7 +27,9 @@ extension HTTPBody {
             length: self.length,
             iterationBehavior: self.iterationBehavior
         )
-        return .registered(wrapped, as: UploadDescription(source: uploadDescription?.source, progress: reporter, uncounted: self))
+        let description = uploadDescription
+        return .registered(wrapped, as: UploadDescription(source: description?.source, progress: reporter, uncounted: self,
+                                                          heldBytes: description?.heldBytes))
     }
 }
 

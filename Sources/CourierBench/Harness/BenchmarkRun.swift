@@ -23,6 +23,8 @@ enum BenchmarkRun {
         Pair(key: "urlsession.nocookies", subject: "urlsession.courier", baseline: "urlsession.raw.nocookies", cpuTarget: 1.05, rpsTarget: nil),
         // An experiment, run only with `--only urlsession.post`: a small JSON request body.
         Pair(key: "urlsession.post", subject: "urlsession.post.courier", baseline: "urlsession.post.raw", cpuTarget: 1.05, rpsTarget: nil),
+        // An experiment, run only with `--only ahc.post`: the same over AsyncHTTPClient.
+        Pair(key: "ahc.post", subject: "ahc.post.courier", baseline: "ahc.post.raw", cpuTarget: 1.10, rpsTarget: nil),
         Pair(key: "cache.hit", subject: "cache.hit", baseline: "cache.network", cpuTarget: 0.10, rpsTarget: nil, isCache: true),
         Pair(key: "cache.hit.bytes", subject: "cache.hit.bytes", baseline: "cache.network.bytes", cpuTarget: 0.10, rpsTarget: nil, isCache: true),
         Pair(key: "cache.hit.disk.bytes", subject: "cache.hit.disk.bytes", baseline: "cache.network.bytes", cpuTarget: 1.00, rpsTarget: nil, isCache: true),
@@ -33,6 +35,7 @@ enum BenchmarkRun {
     static let experimentNames: Set<String> = [
         "urlsession.completion", "urlsession.nocookies", "urlsession.raw.nocookies",
         "urlsession.post", "urlsession.post.raw", "urlsession.post.courier",
+        "ahc.post", "ahc.post.raw", "ahc.post.courier",
     ]
 
     /// Runs the benchmark as `options` say.
@@ -57,6 +60,7 @@ enum BenchmarkRun {
         // Experiments run only when named: they are not Courier's behaviour.
         if let families = options.families, !families.isDisjoint(with: Self.experimentNames) {
             scenarios += urlSession.experimentScenarios(baseURL: server.baseURL, sameHeaders: options.sameHeaders)
+            scenarios += ahc.experimentScenarios(baseURL: server.baseURL)
         }
         let wanted = options.exactSelection
             ? scenarios.filter { options.families?.contains($0.key) ?? true }

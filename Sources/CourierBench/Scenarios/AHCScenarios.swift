@@ -48,6 +48,34 @@ struct AHCScenarios {
         ]
     }
 
+    /// The experiment run only when asked for by name: `ahc.post.raw` and `ahc.post.courier`,
+    /// a `POST` of one user as JSON (encoded on both sides for each request), answered with
+    /// the byte count, which both sides check.
+    func experimentScenarios(baseURL: URL) -> [Scenario] {
+        let raw = self.raw
+        let client = self.client
+        var post = HTTPClientRequest(url: baseURL.absoluteString + Fixtures.uploadPath)
+        post.method = .POST
+        post.headers.add(name: "Content-Type", value: "application/json")
+        let encoder = JSONEncoder()
+        let expected = PostUser.expectedAnswer
+        return [
+            Scenario(key: "ahc.post.raw", label: "AsyncHTTPClient (raw) POST of JSON (experiment)", family: "experiments") { [post] in
+                var post = post
+                post.body = .bytes(ByteBuffer(bytes: try encoder.encode(PostUser.sample)))
+                let response = try await raw.execute(post, timeout: .seconds(60))
+                let body = try await response.body.collect(upTo: 1024)
+                guard response.status == .ok, Data(body.readableBytesView) == expected else {
+                    throw UnexpectedAnswer(description: "HTTP \(response.status.code), not the body's length")
+                }
+            },
+            Scenario(key: "ahc.post.courier", label: "Courier over AsyncHTTPClient POST of JSON (experiment)", family: "experiments") {
+                let data = try await client.send(PostUser(user: PostUser.sample))
+                guard data == expected else { throw UnexpectedAnswer(description: "the server read \(String(decoding: data, as: UTF8.self)) bytes") }
+            },
+        ]
+    }
+
     /// What an application using AsyncHTTPClient directly writes: execute, check the status,
     /// collect the body, decode it.
     static func rawUsers(_ client: HTTPClient, request: HTTPClientRequest, decoder: JSONDecoder) async throws -> [BenchUser] {

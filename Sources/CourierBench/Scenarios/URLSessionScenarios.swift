@@ -93,13 +93,13 @@ struct URLSessionScenarios {
         let decoder = JSONDecoder()
         let session = self.session
         let courier = self.client
-        let user = BenchUser(id: 1, name: "User Number 1", email: "user1@example.com", active: true, roles: ["admin"])
+        let user = PostUser.sample
         var post = URLRequest(url: baseURL.appendingPathComponent(String(Fixtures.uploadPath.dropFirst())))
         post.httpMethod = "POST"
         post.setValue("application/json", forHTTPHeaderField: "Content-Type")
         let encoder = JSONEncoder()
         // The server answers with the number of bytes it read: both sides check it.
-        let expected = Data(String(try! encoder.encode(user).count).utf8)
+        let expected = PostUser.expectedAnswer
         return [
             Scenario(key: "urlsession.completion", label: "Courier over data(for:), no delegate (experiment)", family: "experiments") {
                 try await client.send(ListUsers()).check()

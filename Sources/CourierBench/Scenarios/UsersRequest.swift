@@ -30,6 +30,13 @@ struct PostUser: APIRequest {
     var body: RequestBody { .json(user) }
 }
 
+extension PostUser {
+    /// The user both sides of a `POST` pair send.
+    static let sample = BenchUser(id: 1, name: "User Number 1", email: "user1@example.com", active: true, roles: ["admin"])
+    /// What `POST /upload` answers to `sample` as JSON from a `JSONEncoder`: its length in bytes.
+    static let expectedAnswer = Data(String(try! JSONEncoder().encode(sample).count).utf8)
+}
+
 /// An answer that is not what the server sends.
 struct UnexpectedAnswer: Error, CustomStringConvertible {
     /// What was received instead.

@@ -132,8 +132,9 @@ struct IdleTimeoutTests {
         await server.stop()
     }
 
-    @Test("a stream body whose source stops yielding fails after the idle limit, also while URLSession reads it before the task", arguments: TransportKind.allCases)
-    func stalledStreamBody(_ kind: TransportKind) async throws {
+    @Test("a stream body whose source stops yielding fails after the idle limit, also while URLSession reads it before the task",
+          arguments: TransportKind.allCases, [false, true])
+    func stalledStreamBody(_ kind: TransportKind, declaresLength: Bool) async throws {
         try await withTestServer { server in
             // One chunk, then nothing, never an end: a stalled upstream.
             let (chunks, source) = AsyncStream<ArraySlice<UInt8>>.makeStream()
@@ -143,7 +144,8 @@ struct IdleTimeoutTests {
                 configuration.timeout = .seconds(300)
                 configuration.idleTimeout = .seconds(2)
             }
-            let body = HTTPBody(chunks, length: .unknown, iterationBehavior: .single)
+            // Declared: read into memory (URLSession); unknown: spooled past the in-memory limit.
+            let body = HTTPBody(chunks, length: declaresLength ? .known(64 * 1024) : .unknown, iterationBehavior: .single)
             let elapsed = await ContinuousClock().measure {
                 let error = await #expect(throws: APIError.self) {
                     try await client.send(Request<TransferReceipt>(method: .post, path: "/transfers/upload/\(UUID().uuidString)",

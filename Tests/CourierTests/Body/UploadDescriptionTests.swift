@@ -24,6 +24,26 @@ struct UploadDescriptionTests {
         #expect(HTTPBody("hello").uploadDescription == nil)
     }
 
+    @Test("bytes the client holds are described while their body lives, read as one chunk each time, and not kept after it")
+    func heldBytes() async throws {
+        weak var held: HeldBytes?
+        do {
+            let body = HTTPBody.registered(Data("hello".utf8))
+            held = body.uploadDescription?.heldBytes
+            #expect(held?.data == Data("hello".utf8))
+            #expect(body.length == .known(5))
+            // Read twice: a retry or a redirect reads the body again.
+            #expect(try await Data(collecting: body, upTo: 100) == Data("hello".utf8))
+            #expect(try await Data(collecting: body, upTo: 100) == Data("hello".utf8))
+            // A body with progress keeps the bytes; the wrapper is still the same bytes.
+            let wrapped = body.reportingProgress { _ in }
+            #expect(wrapped.uploadDescription?.heldBytes === held)
+        }
+        // The registry's entry outlives the body until it is pruned; the bytes do not.
+        #expect(held == nil)
+        #expect(try await Data(collecting: HTTPBody.registered(Data()), upTo: 100).isEmpty)
+    }
+
     @Test("once a transport reports what it sent, bytes handed over are not reported")
     func transportWins() {
         let reports = Locked<[Int64]>([])

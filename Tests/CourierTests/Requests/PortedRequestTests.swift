@@ -227,6 +227,48 @@ struct PortedRequestTests {
         #expect(stub.requests[1].bodyText == "raw")
     }
 
+    /// Optionals nested in optionals, empty and not.
+    struct NestedOptionals: APIRequest {
+        typealias Response = Data
+        var path: RequestPath { "/notes" }
+        var method: HTTPRequest.Method { .post }
+        var body: Data?? { .some(Data("nested".utf8)) }
+        var queryItems: [URLQueryItem]?? { .some([URLQueryItem(name: "a", value: "1")]) }
+        var queryParameters: [String: String]?? { .some(nil) }
+        var headers: [String: String]?? { .some(nil) }
+    }
+
+    struct EmptyNestedBody: APIRequest {
+        typealias Response = Data
+        var path: RequestPath { "/notes" }
+        var body: RequestBody?? { .some(nil) }
+    }
+
+    /// A wrapper that forwards its base's properties, one of them with an optional of its own.
+    struct Wrapper<Base: APIRequest>: APIRequest {
+        typealias Response = Base.Response
+        let base: Base
+        var path: Base.Path { base.path }
+        var queryItems: Base.QueryItems? { base.queryItems }
+        func decode(_ response: HTTPResponse, body: Data, context: DecodingContext) throws -> Base.Response {
+            try base.decode(response, body: body, context: context)
+        }
+    }
+
+    @Test("optionals nested in optionals are looked through, for body, queryItems, queryParameters and headers")
+    func nestedOptionals() async throws {
+        let (client, stub) = makeClient()
+        stub.on(nil, "/**", .status(200))
+        _ = try await client.send(NestedOptionals())
+        _ = try await client.send(EmptyNestedBody())
+        _ = try await client.send(Wrapper(base: GetUser(id: "7")))
+        try #require(stub.requests.count == 3)
+        #expect(stub.requests[0].target == "/v2/notes?a=1")
+        #expect(stub.requests[0].bodyText == "nested")
+        #expect(stub.requests[1].bodyText == "")
+        #expect(stub.requests[2].target == "/v2/users/7/profile")
+    }
+
     /// Types Courier cannot send, without an optional.
     struct UnsendableNonOptional: APIRequest {
         typealias Response = Data

@@ -145,6 +145,6 @@ public struct BaseParametersMiddleware: Middleware {
             merged = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
         }
         request.headerFields[.contentLength] = nil
-        return HTTPBody(merged)
+        return .registered(merged)
     }
 }
