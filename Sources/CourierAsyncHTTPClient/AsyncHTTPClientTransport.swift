@@ -129,10 +129,14 @@ public struct AsyncHTTPClientTransport: Transport {
         }
         var uploaded: ByteBufferSequence?   // a body whose progress is reported
         let upload = body?.uploadDescription
-        if body != nil, upload?.progress == nil, let held = upload?.heldBytes, held.data.count <= Self.inMemoryBodyLimit {
+        if body != nil, upload?.progress == nil, context.uploadActivity == nil,
+           let held = upload?.heldBytes, held.data.count <= Self.inMemoryBodyLimit {
             // Bytes the client holds (a JSON, `Data` or form body, passed on unchanged by the
             // middleware): AsyncHTTPClient writes them in one piece on its event loop, without
             // the hops between the loop and a task that each chunk of a streamed body costs.
+            // Not under an idle timeout: the streamed body tells the watch when the connection
+            // takes its bytes, a buffer would not (the watch would run from before the
+            // connection was even opened).
             outgoing.body = .bytes(ByteBuffer(bytes: held.data))
         } else if let body {
             let length: HTTPClientRequest.Body.Length
@@ -238,9 +242,9 @@ public struct AsyncHTTPClientTransport: Transport {
         return (head, HTTPBody(body, length: bodyLength, iterationBehavior: .single))
     }
 
-    /// The largest body of bytes in memory sent as one `ByteBuffer` rather than streamed: one
-    /// chunk's worth under an idle timeout (``ByteBufferSequence/watchedCatchUpInterval``), so
-    /// that the upload watch sees no less movement than it would for the streamed body.
+    /// The largest body of bytes in memory sent as one `ByteBuffer` rather than streamed (when
+    /// no progress handler and no idle timeout needs to hear of each chunk): one upload chunk,
+    /// so a larger body is still read as the connection takes it rather than copied whole.
     static let inMemoryBodyLimit = 64 * 1024
 
     /// The largest body, by its `Content-Length`, read whole here when the client collects it

@@ -160,12 +160,13 @@ enum UploadPlan {
                 try handle.write(contentsOf: data)
                 try handle.close()
             } catch {
+                // Only a file this call created is removed.
                 try? handle.close()
+                try? FileManager.default.removeItem(at: url)
                 throw error
             }
             return url
         } catch {
-            try? FileManager.default.removeItem(at: url)
             throw TransportError(.localFile, "the request body could not be written to a temporary file for upload (URLSessionTransport writes bodies larger than maxRequestBodySize to \(directory.path)): \(error)",
                                  underlying: error, requestMayHaveBeenSent: false)
         }

@@ -48,6 +48,10 @@ struct RequestBodyDeliveryTests {
                 #expect(Data(base64Encoded: echo.bodyBase64) == data, "\(size) bytes")
                 if size > 0 { #expect(echo.headers["content-length"] == "\(size)", "\(size) bytes") }
             }
+            // An empty POST body is framed as such.
+            let empty = try await client.send(Request<Echo>(method: .post, path: "/echo", body: .data(Data(), contentType: "application/octet-stream")))
+            #expect(empty.bodyBase64.isEmpty)
+            #expect(empty.headers["content-length"] == "0")
             let form = try await client.send(Request<Echo>(method: .post, path: "/echo", body: .form([("a", "1"), ("b", "x y")])))
             #expect(form.body == "a=1&b=x+y" || form.body == "a=1&b=x%20y")
             #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)

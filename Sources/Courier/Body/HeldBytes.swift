@@ -17,8 +17,9 @@ package final class HeldBytes: Sendable {
 
 extension HTTPBody {
     /// A body of `data`'s bytes, registered with them as ``UploadDescription/heldBytes``. The
-    /// bytes are copied into a chunk only when the body is read (a transport that sends the held
-    /// bytes never reads it), and it can be read as often as asked.
+    /// bytes are copied into chunks (of ``BodyReading/uploadChunkSize``) only as the body is read
+    /// (a transport that sends the held bytes never reads it), and it can be read as often as
+    /// asked.
     package static func registered(_ data: Data) -> HTTPBody {
         let held = HeldBytes(data)
         let body = HTTPBody(HeldBytesSequence(held: held), length: .known(Int64(data.count)), iterationBehavior: .multiple)
@@ -26,7 +27,9 @@ extension HTTPBody {
     }
 }
 
-/// The held bytes as one chunk per iteration (none when they are empty).
+/// The held bytes in chunks of at most ``BodyReading/uploadChunkSize``, each copied as it is
+/// asked for (none when they are empty): a reader that wants the first kilobyte (debug logging)
+/// copies one chunk, not the whole body.
 private struct HeldBytesSequence: AsyncSequence, Sendable {
     typealias Element = ArraySlice<UInt8>
     typealias Failure = Never
@@ -34,12 +37,15 @@ private struct HeldBytesSequence: AsyncSequence, Sendable {
     let held: HeldBytes
 
     struct AsyncIterator: AsyncIteratorProtocol {
-        var data: Data?
+        let data: Data
+        var offset = 0
 
         mutating func next() async -> ArraySlice<UInt8>? {
-            guard let data, !data.isEmpty else { return nil }
-            self.data = nil
-            return ArraySlice(data)
+            guard offset < data.count else { return nil }
+            let end = offset + Swift.min(BodyReading.uploadChunkSize, data.count - offset)
+            defer { offset = end }
+            let start = data.startIndex
+            return ArraySlice(data[(start + offset)..<(start + end)])
         }
     }
 

@@ -144,7 +144,7 @@ struct IdleTimeoutTests {
                 configuration.timeout = .seconds(300)
                 configuration.idleTimeout = .seconds(2)
             }
-            // Declared: read into memory (URLSession); unknown: spooled past the in-memory limit.
+            // URLSession reads a declared length with `collect` and an unknown one with `spool`.
             let body = HTTPBody(chunks, length: declaresLength ? .known(64 * 1024) : .unknown, iterationBehavior: .single)
             let elapsed = await ContinuousClock().measure {
                 let error = await #expect(throws: APIError.self) {

@@ -24,7 +24,7 @@ struct UploadDescriptionTests {
         #expect(HTTPBody("hello").uploadDescription == nil)
     }
 
-    @Test("bytes the client holds are described while their body lives, read as one chunk each time, and not kept after it")
+    @Test("bytes the client holds are described while their body lives, read again in upload-sized chunks, and not kept after it")
     func heldBytes() async throws {
         weak var held: HeldBytes?
         do {
@@ -42,6 +42,19 @@ struct UploadDescriptionTests {
         // The registry's entry outlives the body until it is pruned; the bytes do not.
         #expect(held == nil)
         #expect(try await Data(collecting: HTTPBody.registered(Data()), upTo: 100).isEmpty)
+        // 150 KiB: three chunks of at most 64 KiB, the same bytes in the same order.
+        let large = Data((0..<150 * 1024).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        var chunks: [Int] = []
+        var collected = Data()
+        for try await chunk in HTTPBody.registered(large) {
+            chunks.append(chunk.count)
+            collected.append(contentsOf: chunk)
+        }
+        #expect(chunks == [65_536, 65_536, 22_528])
+        #expect(collected == large)
+        // A sliced `Data` (its indices do not start at 0) too.
+        let slice = large[1000..<2000]
+        #expect(try await Data(collecting: HTTPBody.registered(slice), upTo: 10_000) == Data(slice))
     }
 
     @Test("once a transport reports what it sent, bytes handed over are not reported")
