@@ -149,13 +149,10 @@ extension APIRequest where Body == RequestBody {
 
 /// Lets code that holds a value as `Any` or as a generic see through an `Optional`.
 package protocol OptionalValue {
-    /// Whether the optional is `nil`.
-    var isNone: Bool { get }
     /// The wrapped value, `nil` when there is none.
     var wrappedValue: Any? { get }
 }
 
 extension Optional: OptionalValue {
-    package var isNone: Bool { self == nil }
     package var wrappedValue: Any? { map { $0 as Any } }
 }

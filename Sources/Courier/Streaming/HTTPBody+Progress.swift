@@ -21,7 +21,11 @@ extension HTTPBody {
     public func reportingProgress(_ progress: @escaping TransferProgressHandler) -> HTTPBody {
         let total: Int64?
         if case .known(let length) = self.length { total = length } else { total = nil }
-        let reporter = UploadProgressReporter(total: total, handler: progress)
+        return reportingProgress(to: UploadProgressReporter(total: total, handler: progress))
+    }
+
+    /// This body, counted by `reporter` as ``reportingProgress(_:)`` counts it.
+    package func reportingProgress(to reporter: UploadProgressReporter) -> HTTPBody {
         let wrapped = HTTPBody(
             ProgressReportingSequence(base: self, reporter: reporter),
             length: self.length,

@@ -49,6 +49,12 @@ package final class UploadProgressReporter: Sendable {
         }
     }
 
+    /// A reporter to the same handler for a body that replaces this one (a middleware merged
+    /// fields into it), counted against the new body's `total`.
+    package func reporting(total: Int64?) -> UploadProgressReporter {
+        UploadProgressReporter(total: total, handler: handler)
+    }
+
     /// The transport has sent `totalBytesSent` bytes of the body so far. Reports that are not
     /// beyond the last one are dropped, so the caller sees a rising count.
     package func sent(_ totalBytesSent: Int64) {

@@ -82,6 +82,20 @@ import Testing
         #expect(requests.allSatisfy { $0.query == nil })
     }
 
+    @Test("an upload's progress handler hears of the merged body, counted against its new length")
+    func mergedBodyKeepsUploadProgress() async throws {
+        let stub = StubTransport()
+        stub.on(.post, "/**", .text("ok"))
+        let client = F.client(stub, [BaseParametersMiddleware(Self.device, placement: .body)])
+        for body in [RequestBody.form([("username", "ada")]), .json(["username": "ada"])] {
+            let reports = LockedBox<[TransferProgress]>([])
+            _ = try await client.upload(F.text(.post, "/upload", body: body)) { p in reports.withLock { $0.append(p) } }
+            let sent = try #require(stub.requests.last?.body)
+            #expect(sent.count > 20, "the parameters were merged in")
+            #expect(reports.withLock { $0 }.last == TransferProgress(completedBytes: Int64(sent.count), totalBytes: Int64(sent.count)))
+        }
+    }
+
     @Test func mergesIntoAFormBodyWithEmptyAndNamelessPairs() async throws {
         let stub = StubTransport()
         stub.on(.post, "/**", .text("ok"))

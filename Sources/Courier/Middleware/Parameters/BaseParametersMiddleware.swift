@@ -145,6 +145,11 @@ public struct BaseParametersMiddleware: Middleware {
             merged = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
         }
         request.headerFields[.contentLength] = nil
-        return .registered(merged)
+        let replacement = HTTPBody.registered(merged)
+        // An upload's progress handler hears of the body that is sent, counted against its length.
+        if let progress = body.uploadDescription?.progress {
+            return replacement.reportingProgress(to: progress.reporting(total: Int64(merged.count)))
+        }
+        return replacement
     }
 }
