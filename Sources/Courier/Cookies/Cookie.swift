@@ -66,8 +66,10 @@ public struct Cookie: Sendable, Hashable, Codable {
         return expiresAt <= date
     }
 
-    /// Whether this cookie and `other` are the same cookie for the jar (RFC 6265 §5.3 step 11:
-    /// same name, domain and path), whatever their values.
+    /// Whether this cookie and `other` are the same cookie for the jar, whatever their values:
+    /// the same name, domain and path (RFC 6265 §5.3 step 11) and both host-only or both not. As
+    /// in browsers, a host-only `sid` and a `sid` for the domain live side by side (both are sent),
+    /// and removing one (`Max-Age=0` with or without `Domain`) leaves the other.
     func hasSameIdentity(as other: Cookie) -> Bool {
         name == other.name && domain == other.domain && path == other.path && isHostOnly == other.isHostOnly
     }

@@ -5,7 +5,7 @@ import Foundation
 struct CookieStore: Sendable {
     /// What became of one `Set-Cookie`.
     enum Outcome: Equatable {
-        /// Stored (new, or replacing the cookie with the same name, domain and path).
+        /// Stored (new, or replacing the cookie with the same name, domain, path and host-only flag).
         case stored
         /// An expiry in the past removed the cookie of that name, domain and path (if any).
         case removed
@@ -56,9 +56,10 @@ struct CookieStore: Sendable {
         }
         let path = received.path ?? url.defaultPath
         if received.isSecure && !url.isSecure { return .refused("Secure cookie set over an insecure connection") }
-        if received.name.hasPrefix("__Secure-") && !received.isSecure { return .refused("__Secure- cookie without Secure") }
-        if received.name.hasPrefix("__Host-") && !(received.isSecure && isHostOnly && path == "/") {
-            return .refused("__Host- cookie must be Secure, host-only and Path=/")
+        if let refusal = Self.prefixRefusal(name: received.name, isSecure: received.isSecure,
+                                            hostOnlyWithoutDomain: isHostOnly && received.domain == nil,
+                                            rootPath: received.path == "/") {
+            return .refused(refusal)
         }
         let key = siteKey(for: domain)
         var site = sites[key] ?? []
@@ -98,6 +99,8 @@ struct CookieStore: Sendable {
         guard !cookie.name.isEmpty, cookie.name.utf8.count + cookie.value.utf8.count <= limits.maxCookieBytes,
               !cookie.domain.isEmpty, cookie.path.hasPrefix("/"), !cookie.isExpired(at: now),
               cookie.isHostOnly || !publicSuffixes.isPublicSuffix(cookie.domain),
+              Self.prefixRefusal(name: cookie.name, isSecure: cookie.isSecure, hostOnlyWithoutDomain: cookie.isHostOnly,
+                                 rootPath: cookie.path == "/") == nil,
               !(cookie.name + cookie.value + cookie.domain + cookie.path).utf8.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F })
         else { return false }
         var cookie = cookie
@@ -113,6 +116,31 @@ struct CookieStore: Sendable {
         update(site, at: key)
         revision += 1
         enforceLimits(site: key, now: now)
+        return true
+    }
+
+    /// Why a cookie's name prefix refuses it, or `nil` (RFC 6265bis §5.7): `__Secure-` needs
+    /// `Secure`; `__Host-` needs `Secure`, no `Domain` attribute (host-only) and `Path=/` written
+    /// out. The prefixes match in any case, as in current browsers: a server that reads cookie
+    /// names case-insensitively would otherwise take `__HOST-sid`, set over plain http, for its
+    /// `__Host-sid`.
+    static func prefixRefusal(name: String, isSecure: Bool, hostOnlyWithoutDomain: Bool, rootPath: Bool) -> String? {
+        if hasPrefix(name, "__secure-"), !isSecure { return "__Secure- cookie without Secure" }
+        if hasPrefix(name, "__host-"), !(isSecure && hostOnlyWithoutDomain && rootPath) {
+            return "__Host- cookie must be Secure, have no Domain and have Path=/"
+        }
+        return nil
+    }
+
+    /// Whether `name` starts with the lowercase ASCII `prefix`, in any case.
+    private static func hasPrefix(_ name: String, _ prefix: StaticString) -> Bool {
+        let expected = UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
+        var bytes = name.utf8.makeIterator()
+        for byte in expected {
+            guard let next = bytes.next() else { return false }
+            let folded = (0x41...0x5A).contains(next) ? next | 0x20 : next
+            guard folded == byte else { return false }
+        }
         return true
     }
 

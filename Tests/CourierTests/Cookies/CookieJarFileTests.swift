@@ -35,6 +35,23 @@ struct CookieJarFileTests {
         #expect(CookieJar(persistingTo: file, clock: clock).cookies.map(\.name).sorted() == ["p", "s"])
     }
 
+    @Test("a file whose __Host- or __Secure- cookies break their prefix's rules loads without them (checked as if a server had sent them)")
+    func prefixRulesOnLoad() throws {
+        let file = try temporaryFile()
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        let clock = CookieTestClock()
+        let jar = CookieJar(persistingTo: file, clock: clock)
+        jar.receive(["xxHost-b=1; Max-Age=3600; Domain=example.com; Path=/", "xxSecure-a=1; Max-Age=3600", "kept=1; Max-Age=3600"],
+                    from: "http://www.example.com/")
+        jar.flush()
+        // An edited or old file: the names now carry the prefixes, the attributes do not fit them.
+        let text = try String(contentsOf: file, encoding: .utf8)
+        #expect(text.contains("xxHost-b") && text.contains("xxSecure-a"))
+        try text.replacingOccurrences(of: "xxHost-b", with: "__Host-b").replacingOccurrences(of: "xxSecure-a", with: "__secure-a")
+            .write(to: file, atomically: true, encoding: .utf8)
+        #expect(CookieJar(persistingTo: file, clock: clock).cookies.map(\.name) == ["kept"])
+    }
+
     @Test("limits as large as Int allows make a working persistent jar, not an arithmetic trap")
     func hugeLimits() throws {
         let file = try temporaryFile()

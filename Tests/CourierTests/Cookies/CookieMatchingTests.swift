@@ -136,6 +136,22 @@ struct CookieMatchingTests {
         #expect(jar.receive(["__Host-b=1; Secure; Path=/"], from: "https://example.com/") == 1)
     }
 
+    @Test("the prefixes are matched in any case, and __Host- needs Path=/ written out and no Domain (RFC 6265bis §5.7)")
+    func prefixesInAnyCaseAndStrictHost() {
+        let jar = CookieJar()
+        // A server that reads names case-insensitively would take these for its prefixed cookies.
+        #expect(jar.receive(["__SECURE-a=1"], from: "http://example.com/") == 0)
+        #expect(jar.receive(["__secure-a=1"], from: "https://example.com/") == 0)
+        #expect(jar.receive(["__HOST-b=1"], from: "http://example.com/") == 0)
+        #expect(jar.receive(["__host-b=1; Secure"], from: "https://example.com/") == 0)
+        // The default path of https://example.com/ is "/", but the attribute must be there.
+        #expect(jar.receive(["__Host-c=1; Secure"], from: "https://example.com/") == 0)
+        // A Domain equal to a host that is a public suffix leaves the cookie host-only; still refused.
+        #expect(jar.receive(["__Host-d=1; Secure; Path=/; Domain=github.io"], from: "https://github.io/") == 0)
+        #expect(jar.cookies.isEmpty)
+        #expect(jar.receive(["__HOST-e=1; Secure; Path=/", "__Secure-f=1; Secure"], from: "https://example.com/") == 2)
+    }
+
     @Test("HttpOnly is stored and sent; SameSite is stored and does not change what is sent")
     func httpOnlyAndSameSite() throws {
         let jar = CookieJar()
