@@ -8,14 +8,55 @@ import NIOSSL
 
 /// Maps AsyncHTTPClient and SwiftNIO errors to ``TransportError`` kinds.
 enum AsyncHTTPClientErrors {
-    static func map(_ error: any Error) -> any Error {
+    /// The limits of an `HTTPClient`'s configuration, as far as the transport knows them: a
+    /// timeout they raise is reported with its own limit, not as the request's deadline.
+    struct ClientTimeouts: Sendable {
+        /// Connecting, the TLS and proxy handshakes, and the wait for a pooled connection
+        /// (AsyncHTTPClient's connection-creation deadline: 10 s when none is configured).
+        var connect: Duration?
+        /// The idle read timeout, from the request's end to the head and between body chunks.
+        var read: Duration?
+        /// The idle write timeout.
+        var write: Duration?
+
+        /// Nothing known.
+        static let unknown = ClientTimeouts()
+
+        /// The timeouts of `configuration`; `read` when the configuration has none of its own.
+        init(_ configuration: HTTPClient.Configuration?, read: Duration?) {
+            func duration(_ amount: TimeAmount?) -> Duration? { amount.map { .nanoseconds($0.nanoseconds) } }
+            guard let configuration else {
+                self.read = read
+                return
+            }
+            self.connect = duration(configuration.timeout.connect) ?? .seconds(10)
+            self.read = duration(configuration.timeout.read) ?? read
+            self.write = duration(configuration.timeout.write)
+        }
+
+        private init() {}
+    }
+
+    static func map(_ error: any Error, timeouts: ClientTimeouts = .unknown) -> any Error {
         if error is CancellationError { return error }
         if let error = error as? HTTPClientError {
             switch error {
-            case .deadlineExceeded, .readTimeout, .writeTimeout, .connectTimeout, .tlsHandshakeTimeout,
-                 .getConnectionFromPoolTimeout, .httpProxyHandshakeTimeout, .socksHandshakeTimeout:
-                return TransportError(.timeout, "\(error)", underlying: error,
-                                      requestMayHaveBeenSent: error != .connectTimeout && error != .getConnectionFromPoolTimeout && error != .tlsHandshakeTimeout)
+            case .readTimeout:
+                return TransportError(.timeout, "nothing arrived within the HTTPClient's read timeout", underlying: error,
+                                      timeLimit: timeouts.read)
+            case .writeTimeout:
+                return TransportError(.timeout, "the connection took no bytes within the HTTPClient's write timeout", underlying: error,
+                                      timeLimit: timeouts.write)
+            case .connectTimeout, .tlsHandshakeTimeout, .getConnectionFromPoolTimeout:
+                let what = error == .connectTimeout ? "could not connect"
+                    : error == .tlsHandshakeTimeout ? "the TLS handshake did not finish" : "no connection of the pool became free"
+                return TransportError(.timeout, "\(what) within the HTTPClient's connect timeout", underlying: error,
+                                      requestMayHaveBeenSent: false, timeLimit: timeouts.connect)
+            case .httpProxyHandshakeTimeout, .socksHandshakeTimeout:
+                return TransportError(.timeout, "the proxy handshake did not finish within the HTTPClient's connect timeout", underlying: error,
+                                      timeLimit: timeouts.connect)
+            case .deadlineExceeded:
+                return TransportError(.timeout, "\(error)", underlying: error)
             case .cancelled, .requestStreamCancelled:
                 return TransportError(.cancelled, "the request was cancelled", underlying: error)
             case .remoteConnectionClosed:

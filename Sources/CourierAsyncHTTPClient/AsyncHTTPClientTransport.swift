@@ -40,6 +40,9 @@ public struct AsyncHTTPClientTransport: Transport {
     /// this needs no timer of its own (see ``init(client:requestsCompression:clientReadTimeout:)``).
     public let clientReadTimeout: Duration?
 
+    /// The limits of ``client``'s configuration, for errors that name the one that ran out.
+    private let timeouts: AsyncHTTPClientErrors.ClientTimeouts
+
     /// Whether ``client`` follows redirects itself (`nil`: unknown; each response is checked).
     private let clientFollowsRedirects: Bool?
     /// Whether ``client`` inflates gzip and deflate bodies (`false`: the transport does; `nil`:
@@ -60,7 +63,9 @@ public struct AsyncHTTPClientTransport: Transport {
         self.client = client ?? SharedHTTPClient.client
         self.clientReadTimeout = client == nil ? Self.recommendedReadTimeout : clientReadTimeout
         self.clientFollowsRedirects = client.map(ClientRedirectMode.follows) ?? false
-        let clientDecompresses: Bool? = if let client { ClientRedirectMode.configuration(of: client).map(Self.decompresses) } else { false }
+        let configuration = if let client { ClientRedirectMode.configuration(of: client) } else { Self.recommendedConfiguration() }
+        self.timeouts = AsyncHTTPClientErrors.ClientTimeouts(configuration, read: self.clientReadTimeout)
+        let clientDecompresses: Bool? = if client != nil { configuration.map(Self.decompresses) } else { false }
         self.clientDecompresses = clientDecompresses
         // gzip and deflate are decoded whenever it is known who decodes them.
         self.requestsCompression = requestsCompression ?? (clientDecompresses != nil)
@@ -77,6 +82,7 @@ public struct AsyncHTTPClientTransport: Transport {
         self.clientDecompresses = Self.decompresses(configuration)
         self.requestsCompression = true   // gzip and deflate are decoded here when the client does not
         self.clientReadTimeout = clientReadTimeout
+        self.timeouts = AsyncHTTPClientErrors.ClientTimeouts(configuration, read: clientReadTimeout)
         self.clientFollowsRedirects = false
     }
 
@@ -162,7 +168,7 @@ public struct AsyncHTTPClientTransport: Transport {
         do {
             response = try await client.execute(outgoing, deadline: deadline, logger: nil)
         } catch {
-            throw AsyncHTTPClientErrors.map(error)
+            throw AsyncHTTPClientErrors.map(error, timeouts: timeouts)
         }
         if response.history.count > 1 {
             // The client followed a redirect Courier never saw (its mode could not be read).
@@ -209,7 +215,7 @@ public struct AsyncHTTPClientTransport: Transport {
                 do {
                     for try await _ in response.body {}
                 } catch {
-                    throw AsyncHTTPClientErrors.map(error)
+                    throw AsyncHTTPClientErrors.map(error, timeouts: timeouts)
                 }
             }
             return (head, nil)

@@ -187,7 +187,7 @@ struct ResponseBodySequence: AsyncSequence, Sendable {
             } catch let error as TransportError {
                 throw error
             } catch {
-                throw AsyncHTTPClientErrors.map(error)
+                throw AsyncHTTPClientErrors.map(error, timeouts: AsyncHTTPClientErrors.ClientTimeouts(nil, read: readTimeout))
             }
             guard let buffer else { return nil }
             if ContinuousClock.now > deadline {

@@ -335,7 +335,11 @@ public final class APIClient: Sendable {
             }
             if error.kind == .cancelled { return Task.isCancelled ? CancellationError() : APIError.cancelled(request: summary) }
             if Task.isCancelled { return CancellationError() }
-            if error.kind == .timeout { return APIError.timeout(request: summary, after: timeout) }
+            if error.kind == .timeout {
+                // A limit of the transport's own (a client's read timeout) is not the deadline.
+                if let limit = error.timeLimit { return APIError.timeout(request: summary, after: limit, waitingFor: "— \(error.message)") }
+                return APIError.timeout(request: summary, after: timeout)
+            }
             // This machine's disk, not the network: an app must not show "offline" or retry.
             if error.kind == .localFile { return APIError.unknown(request: summary, underlying: error) }
             return APIError.network(request: summary, underlying: error)

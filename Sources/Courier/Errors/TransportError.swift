@@ -42,13 +42,20 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
     /// Whether the request's bytes may have reached the server. `false` means it is certainly
     /// safe to retry any method (the connection was refused, for example).
     public var requestMayHaveBeenSent: Bool
+    /// For a ``Kind/timeout`` that a limit of the transport's own ended (its client's connect or
+    /// read timeout), that limit; `nil` when the request's deadline ran out. ``APIClient``
+    /// reports the limit and the ``message`` in its ``APIError``, so that a 30 s read timeout is
+    /// not shown as the request's 120 s deadline.
+    public var timeLimit: Duration?
 
     /// Creates a transport error.
-    public init(_ kind: Kind, _ message: String, underlying: (any Error)? = nil, requestMayHaveBeenSent: Bool = true) {
+    public init(_ kind: Kind, _ message: String, underlying: (any Error)? = nil, requestMayHaveBeenSent: Bool = true,
+                timeLimit: Duration? = nil) {
         self.kind = kind
         self.message = message
         self.underlying = underlying
         self.requestMayHaveBeenSent = requestMayHaveBeenSent
+        self.timeLimit = timeLimit
     }
 
     /// The kind, the message and the underlying error. A `URLError` is shown by its code and
