@@ -138,6 +138,9 @@ public struct CachingMiddleware: Middleware {
         let digest = CacheDigest(store: store)
         let key = HTTPCacheKey(request, namespace: namespace, context: context, digest: digest)
         let requestControl = CacheControl(request.headerFields)
+        // A purge (logout), or an invalidation of this URL, from here on — while this request
+        // looks in the store, waits, or refreshes in the background: nothing of its answer is stored.
+        let mark = StoreMark(purges: await store.purgeCount, generation: invalidations.generation(of: key.url, namespace: key.namespace))
         var stored: CachedHTTPResponse?
         if policy != .reloadIgnoringCache, let found = await store.entry(for: key),
            CacheVary(found.response.headerFields).matches(request, stored: found.varyingRequestFields, sensitive: context.sensitiveHeaders, digest: digest) {
@@ -147,7 +150,7 @@ public struct CachingMiddleware: Middleware {
             if policy == .returnCacheDontLoad || (policy == .useProtocol && requestControl.onlyIfCached) {
                 return unavailable(request, context: context)
             }
-            return try await fetch(request, context: context, key: key, validating: nil, requestControl: requestControl,
+            return try await fetch(request, context: context, key: key, mark: mark, validating: nil, requestControl: requestControl,
                                    replacesEntry: policy == .reloadIgnoringCache, next: next)
         }
         let responseControl = CacheControl(stored.response.headerFields)
@@ -168,10 +171,10 @@ public struct CachingMiddleware: Middleware {
         if staleResponses.contains(.whileRevalidating), context.allowsBackgroundRequests, !responseControl.mustRevalidate, !responseControl.noCache,
            !requestControl.noCache, requestControl.maxAge == nil, requestControl.minFresh == nil, let window = responseControl.staleWhileRevalidate,
            !freshness.isFresh, freshness.staleness <= TimeInterval(window) {
-            revalidateInBackground(request, context: context, key: key, stored: stored, requestControl: requestControl, next: next)
+            revalidateInBackground(request, context: context, key: key, mark: mark, stored: stored, requestControl: requestControl, next: next)
             return serve(stored, freshness: freshness, outcome: .stale, context: context)
         }
-        return try await fetch(request, context: context, key: key, validating: (stored, responseControl, freshness),
+        return try await fetch(request, context: context, key: key, mark: mark, validating: (stored, responseControl, freshness),
                                requestControl: requestControl, replacesEntry: true, next: next)
     }
 
@@ -216,13 +219,11 @@ public struct CachingMiddleware: Middleware {
 
     private typealias Validation = (entry: CachedHTTPResponse, control: CacheControl, freshness: CacheFreshness)
 
-    /// Sends the request (with validators when `validating`), stores what may be stored, and
-    /// removes the entry under `key` when `replacesEntry` and the answer may not be stored.
-    private func fetch(_ request: HTTPRequest, context: RequestContext, key: HTTPCacheKey, validating: Validation?,
+    /// Sends the request (with validators when `validating`), stores what may be stored unless
+    /// the store changed since `mark` (read before the request looked in the store), and removes
+    /// the entry under `key` when `replacesEntry` and the answer may not be stored.
+    private func fetch(_ request: HTTPRequest, context: RequestContext, key: HTTPCacheKey, mark: StoreMark, validating: Validation?,
                        requestControl: CacheControl, replacesEntry: Bool, next: HTTPHandler) async throws -> (HTTPResponse, HTTPBody?) {
-        // A purge (logout), or an invalidation of this URL, while this request is under way:
-        // nothing of its answer is stored.
-        let mark = StoreMark(purges: await store.purgeCount, generation: invalidations.generation(of: key.url, namespace: key.namespace))
         var outgoing = request
         if let stored = validating?.entry.response.headerFields {
             // Both validators in one pass over the stored fields.
@@ -256,7 +257,7 @@ public struct CachingMiddleware: Middleware {
             // A 304 from where a redirect led (perhaps another origin) says nothing about the
             // stored entry: ask again without validators, and store nothing of the detour.
             await BodyReading.drain(responseBody)
-            return try await fetch(request, context: context, key: key, validating: nil, requestControl: requestControl,
+            return try await fetch(request, context: context, key: key, mark: mark, validating: nil, requestControl: requestControl,
                                    replacesEntry: true, next: next)
         }
         if let validating {
@@ -315,7 +316,7 @@ public struct CachingMiddleware: Middleware {
         return (tagged, HTTPBody(entry.bytes))
     }
 
-    /// What a request saw of the store before it went out: its purges, and its URL's
+    /// What a request saw of the store before it looked there: its purges, and its URL's
     /// invalidations.
     private struct StoreMark {
         var purges: Int
@@ -341,7 +342,7 @@ public struct CachingMiddleware: Middleware {
         return validating.freshness.staleness <= TimeInterval(window)
     }
 
-    private func revalidateInBackground(_ request: HTTPRequest, context: RequestContext, key: HTTPCacheKey,
+    private func revalidateInBackground(_ request: HTTPRequest, context: RequestContext, key: HTTPCacheKey, mark: StoreMark,
                                         stored: CachedHTTPResponse, requestControl: CacheControl, next: @escaping HTTPHandler) {
         guard backgroundRevalidations.withLock({ $0.insert(key).inserted }) else { return }
         var context = context
@@ -353,7 +354,7 @@ public struct CachingMiddleware: Middleware {
         Task {
             defer { _ = middleware.backgroundRevalidations.withLock { $0.remove(key) } }
             do {
-                let (_, body) = try await middleware.fetch(request, context: context, key: key, validating: (stored, control, freshness),
+                let (_, body) = try await middleware.fetch(request, context: context, key: key, mark: mark, validating: (stored, control, freshness),
                                                            requestControl: requestControl, replacesEntry: true, next: next)
                 await BodyReading.drain(body)
             } catch {

@@ -90,6 +90,38 @@ struct CachingMiddlewareConcurrencyTests: CachingTestBed {
         #expect(await storedCount() == 0)
     }
 
+    /// A store whose first lookup waits at `gate`: a purge can land while a request looks.
+    final class SlowLookupStore: HTTPCacheStore {
+        let base = MemoryCacheStore()
+        let gate = Gate()
+        private let lookups = Locked(0)
+        func entry(for key: HTTPCacheKey) async -> CachedHTTPResponse? {
+            if lookups.withLock({ $0 += 1; return $0 }) == 1 { await gate.wait() }
+            return await base.entry(for: key)
+        }
+        func store(_ entry: CachedHTTPResponse) async { await base.store(entry) }
+        func removeEntry(for key: HTTPCacheKey) async { await base.removeEntry(for: key) }
+        func removeEntries(where predicate: @escaping @Sendable (HTTPCacheKey) -> Bool) async { await base.removeEntries(where: predicate) }
+        func removeAll() async { await base.removeAll() }
+        var purgeCount: Int { get async { await base.purgeCount } }
+        var digestKey: [UInt8]? { base.digestKey }
+    }
+
+    @Test("a purge (logout) that lands while a request looks in the store is not undone by that request's answer")
+    func purgeDuringTheLookupIsNotUndone() async throws {
+        let store = SlowLookupStore()
+        let (origin, _) = transport(gate: Gate(), holds: { _, _ in false }) { _, call in
+            (.ok, [(.cacheControl, "max-age=600")], "user A's \(call)")
+        }
+        let client = MiddlewareFixtures.client(origin, [cache(store)])
+        let request = Task { try await client.send(get()) }
+        try await waitUntil { store.gate.arrived == 1 }
+        await store.removeAll()            // logout, while the request is looking
+        store.gate.open()
+        #expect(try await request.value == "user A's 1")
+        #expect(await store.base.entry(for: HTTPCacheKey(namespace: "default", method: "GET", url: "https://api.example.com/v1/items", credentials: nil)) == nil)
+    }
+
     @Test("a GET answered before a PUT to its URL succeeded, and arriving after, is not stored as fresh")
     func invalidationIsNotUndone() async throws {
         let gate = Gate()
