@@ -26,7 +26,8 @@ enum StoredHeaderFields {
     }
 
     /// The head as stored: without `Set-Cookie` (handled once, when the response arrived),
-    /// without hop-by-hop fields — `Connection`, the fields it names, `Keep-Alive`,
+    /// without hop-by-hop fields — `Connection`, the fields it names (but those the cache decides
+    /// by: `Cache-Control`, `Vary`, `ETag`…, see ``endToEnd``), `Keep-Alive`,
     /// `Transfer-Encoding` and the like (RFC 9111 §3.1) — which described that one connection,
     /// and without credential fields (``Redaction/isSensitive(header:extra:)``: an access token
     /// an API rotates through a response header, a key): a store, on disk above all, never
@@ -41,7 +42,14 @@ enum StoredHeaderFields {
     static func storable(_ fields: HTTPFields) -> HTTPFields {
         var named: [String] = []
         for field in fields where field.name == .connection {
-            for name in field.value.split(separator: ",") { named.append(name.trimmingSpacesAndTabs().lowercased()) }
+            for name in field.value.split(separator: ",") {
+                let name = name.trimmingSpacesAndTabs().lowercased()
+                // The fields the cache decides by stay: a Connection field naming them (which
+                // RFC 9110 §7.6.1 forbids a sender to do) would make the stored head say
+                // something else than the one judged storable and fresh (`no-cache` gone, a
+                // heuristic day instead).
+                if !Self.endToEnd.contains(name) { named.append(name) }
+            }
         }
         func isDropped(_ field: HTTPField) -> Bool {
             let name = field.name.canonicalName
@@ -53,6 +61,13 @@ enum StoredHeaderFields {
         stored.removeAll(where: isDropped)
         return stored
     }
+
+    /// The fields a `Connection` field cannot drop: those the cache stores, matches and judges
+    /// freshness by, and those that describe the content.
+    private static let endToEnd: Set<String> = [
+        "cache-control", "expires", "pragma", "vary", "etag", "last-modified", "date", "age",
+        "content-type", "content-length", "content-encoding", "content-location",
+    ]
 
     /// The fields of a `304` that never replace the stored ones: they describe the `304` itself.
     private static let notMerged: [HTTPField.Name] = [.contentLength, .courierCache, .contentEncoding]

@@ -78,6 +78,28 @@ struct CachingMiddlewareStorageTests: CachingTestBed {
         #expect(hit.response.headerFields[.contentType] == "text/plain")
     }
 
+    @Test("a Connection field cannot strip the fields the cache decides by (Cache-Control, Vary, ETag…): no-cache stays no-cache once stored")
+    func connectionCannotStripCacheFields() async throws {
+        let origin = CacheOrigin { request, _ in
+            if request.headerFields[.ifNoneMatch] == "\"1\"" {
+                return (.notModified, [(.eTag, "\"1\""), (.cacheControl, "no-cache"), (.connection, "cache-control")], "")
+            }
+            return (.ok, [(.cacheControl, "no-cache"), (.connection, "cache-control, etag, vary, x-hop"), (.eTag, "\"1\""),
+                          (.lastModified, "Mon, 01 Jan 2001 00:00:00 GMT"), (HTTPField.Name("X-Hop")!, "1")], "x")
+        }
+        let client = client(origin, [cache()])
+        _ = try await client.send(get())
+        // Stored without its Cache-Control, it would be fresh for a heuristic day: a hit.
+        let second = try await client.response(for: get())
+        #expect(second.metrics.cacheOutcome == .revalidated)
+        #expect(origin.requests.last?.headerFields[.ifNoneMatch] == "\"1\"")
+        #expect(second.response.headerFields[.cacheControl] == "no-cache")
+        #expect(second.response.headerFields[HTTPField.Name("X-Hop")!] == nil)
+        let third = try await client.response(for: get())
+        #expect(third.metrics.cacheOutcome == .revalidated)
+        #expect(origin.count == 3)
+    }
+
     @Test("an entry larger than the store is not stored, and the response is still whole")
     func entryLargerThanStore() async throws {
         let big = String(repeating: "x", count: 10_000)
