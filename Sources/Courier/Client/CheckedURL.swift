@@ -20,7 +20,8 @@ struct CheckedURL: Sendable, Hashable {
 
     init(string: String) throws {
         guard let components = URLComponents(string: string) else {
-            throw APIError.invalidURL(string, reason: "it is not a valid URL")
+            // Textually: a string URLComponents cannot parse may still hold `user:password@`.
+            throw APIError.invalidURL(Redaction.redactURL(string), reason: "it is not a valid URL")
         }
         let redacted = CheckedURL.redactedString(components) ?? string
         guard let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https" else {

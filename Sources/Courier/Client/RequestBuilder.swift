@@ -120,8 +120,10 @@ struct RequestBuilder: Sendable {
     }
 
     /// A path as written (with its own query, if any), its secret query values redacted.
+    /// `path` for an error: secret query values redacted, and `user:password@` when it is an
+    /// absolute URL.
     private func redacted(_ path: String) -> String {
-        (queryNames ?? .standard).redact(target: path)
+        (queryNames ?? .standard).redact(url: path)
     }
 
     func prepare<R: APIRequest>(_ request: R, options: RequestOptions, operationName: String) throws -> PreparedRequest {
@@ -246,10 +248,10 @@ struct RequestBuilder: Sendable {
                     expanded = try PathTemplate.expand(rawPath, with: request.pathParameters)
                 }
             } catch {
-                throw APIError.encodingFailed(request: RequestSummary(method: method.rawValue, url: rawPath), underlying: error)
+                throw APIError.encodingFailed(request: RequestSummary(method: method.rawValue, url: redacted(rawPath)), underlying: error)
             }
             if let segment = Self.dotSegment(in: expanded) {
-                throw APIError.encodingFailed(request: RequestSummary(method: method.rawValue, url: rawPath),
+                throw APIError.encodingFailed(request: RequestSummary(method: method.rawValue, url: redacted(rawPath)),
                                               underlying: PathEncodingError(reason: "the path has a '\(segment)' segment, which would climb out of the path it is in"))
             }
         }

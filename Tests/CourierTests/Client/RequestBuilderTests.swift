@@ -129,6 +129,19 @@ struct RequestBuilderTests {
         }
     }
 
+    @Test("a URL that cannot be parsed, or that fails to encode, does not show its password either",
+          arguments: ["https://user:pass@[::1/x", "https://user:pass@example.com/a/../b", "https://user:pass@example.com/{id"])
+    func unparsableURLsHideThePassword(_ url: String) {
+        let (client, _) = makeClient()
+        #expect {
+            try client.prepare(Request<Data>(path: url))
+        } throws: { error in
+            guard let apiError = error as? APIError, apiError.kind == .invalidURL || apiError.kind == .encodingFailed else { return false }
+            let shown = "\(apiError)" + (apiError.invalidURL ?? "") + (apiError.request?.url ?? "")
+            return !shown.contains("pass") && shown.contains("example.com") == url.contains("example.com")
+        }
+    }
+
     @Test("default headers: Accept, User-Agent, Accept-Language; the request's own win")
     func headers() throws {
         let (client, _) = makeClient { $0.defaultHeaders = [.init("X-App")!: "demo", .accept: "text/plain"] }
