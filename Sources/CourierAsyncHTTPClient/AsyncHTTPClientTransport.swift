@@ -194,12 +194,6 @@ public struct AsyncHTTPClientTransport: Transport {
         }
         head.headerFields = fields
 
-        if let encoding = contentEncoding, encoding.contains(",") {
-            // One gzip or deflate layer is decoded (by the transport or the client); a stack of
-            // codings would reach the caller still encoded (and stacks are a known
-            // decompression-bomb vector).
-            throw TransportError(.other, "the response has stacked content codings ('\(LogSafeText.escape(String(encoding.prefix(60))))'); at most one is accepted")
-        }
         if request.method == .head || response.status.code == 204 || response.status.code == 304 {
             // No body follows, but the exchange ends only when AsyncHTTPClient has seen the end
             // of the response: dropping `response.body` before that cancels the request and
@@ -219,6 +213,12 @@ public struct AsyncHTTPClientTransport: Transport {
                 }
             }
             return (head, nil)
+        }
+        if let encoding = contentEncoding, encoding.contains(",") {
+            // One gzip or deflate layer is decoded (by the transport or the client); a stack of
+            // codings would reach the caller still encoded (and stacks are a known
+            // decompression-bomb vector). Checked only when a body follows, as URLSession does.
+            throw TransportError(.other, "the response has stacked content codings ('\(LogSafeText.escape(String(encoding.prefix(60))))'); at most one is accepted")
         }
         var inflating: String?
         if let encoding = contentEncoding {

@@ -110,6 +110,15 @@ struct FaultTests {
         }
     }
 
+    @Test("a 204 whose head names stacked codings is answered, not refused: no body follows to decode", arguments: TransportKind.allCases)
+    func stackedEncodingsWithoutBody(_ kind: TransportKind) async throws {
+        try await withFaultServer { (server: FaultServer) async throws in
+            let client = client(kind, server)
+            let response = try await client.response(for: Request<Void>(path: "/no-content-stacked"))
+            #expect(response.response.status.code == 204)
+        }
+    }
+
     @Test("a declared Content-Length over the limit fails at the head, while the body stalls", arguments: TransportKind.allCases)
     func declaredLengthOverLimitWithStalledBody(_ kind: TransportKind) async throws {
         try await withFaultServer { (server: FaultServer) async throws in

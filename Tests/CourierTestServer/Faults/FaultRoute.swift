@@ -78,6 +78,9 @@ enum FaultRoute {
             for _ in 0..<layers { body = Gzip.compress(body) }
             let encoding = Array(repeating: "gzip", count: layers).joined(separator: ", ")
             return .respond(head(200, ["Content-Type": "application/json", "Content-Encoding": encoding, "Content-Length": "\(body.count)"]) + body, after: .keepOpen)
+        case "/no-content-stacked":
+            // A 204 whose head names stacked codings: no body follows, so nothing is to decode.
+            return .respond(head(204, ["Content-Encoding": "gzip, br"]), after: .keepOpen)
         case "/bomb":
             let body = DeflateZeros.gzipBomb(inflatedSize: int("mb", 100) * 1024 * 1024)
             return .respond(head(200, ["Content-Type": "application/json", "Content-Encoding": "gzip", "Content-Length": "\(body.count)"]) + body, after: .keepOpen)

@@ -20,7 +20,7 @@ import NIOSSL
 ///
 /// Routes: `/ok`, `/no-body?status=&length=` (a bodiless 304, 204 or `HEAD` answer; the connection
 /// stays open), `/truncate`, `/reset`, `/reset-before-head`, `/close-before-head`, `/never`,
-/// `/declared-stall` (a head declaring 1 GiB, 100 bytes, then silence), `/drip?ms=&bytes=`, `/stacked?layers=`, `/bomb?mb=`, `/huge-header?kb=`, `/many-headers?n=`,
+/// `/declared-stall` (a head declaring 1 GiB, 100 bytes, then silence), `/drip?ms=&bytes=`, `/stacked?layers=`, `/no-content-stacked` (a 204 naming `gzip, br`), `/bomb?mb=`, `/huge-header?kb=`, `/many-headers?n=`,
 /// `/location?to=`, `/compressed-json?kb=` (gzip, ~300:1), `/encoded?coding=br` (a body in a coding
 /// Courier does not decode), `/truncate-once/<key>` (the first request for a key is truncated, later
 /// ones answer in full), `/partial-once/<key>?status=` (the first request for a key is cut after
