@@ -55,25 +55,43 @@ extension Redaction {
         }
 
         /// A request target (`/path?query`) with the values of secret parameters replaced by
-        /// ``Redaction/placeholder``; everything else is kept byte for byte.
+        /// ``Redaction/placeholder``; everything else is kept byte for byte. A `#fragment` is
+        /// read the same way: OAuth's implicit flow sends its tokens there
+        /// (`Location: https://app.example/cb#access_token=…`).
         public func redact(target: String) -> String {
-            guard let mark = target.firstIndex(ofByte: UInt8(ascii: "?")) else { return target }
-            let query = target[target.index(after: mark)...]
-            var parts: [Substring] = []
+            let hash = target.firstIndex(ofByte: UInt8(ascii: "#"))
+            let beforeFragment = hash.map { target[..<$0] } ?? target[...]
+            let mark = beforeFragment.utf8.firstIndex(of: UInt8(ascii: "?"))
+            guard mark != nil || hash != nil else { return target }
             var changed = false
-            for item in query.split(separator: "&", omittingEmptySubsequences: false) {
+            var result = String(beforeFragment[..<(mark ?? beforeFragment.endIndex)])
+            if let mark {
+                result += "?" + redactPairs(beforeFragment[beforeFragment.index(after: mark)...], changed: &changed)
+            }
+            if let hash {
+                result += "#" + redactPairs(target[target.index(after: hash)...], changed: &changed)
+            }
+            return changed ? result : target
+        }
+
+        /// `a=1&token=x` with the values of secret names replaced; `changed` set when one was.
+        private func redactPairs(_ pairs: Substring, changed: inout Bool) -> String {
+            var parts: [Substring] = []
+            var redacted = false
+            for item in pairs.split(separator: "&", omittingEmptySubsequences: false) {
                 if let eq = item.firstIndex(of: "=") {
                     let raw = String(item[..<eq])
                     if contains(raw.removingPercentEncoding ?? raw) {
                         parts.append(item[...eq] + Redaction.placeholder)
-                        changed = true
+                        redacted = true
                         continue
                     }
                 }
                 parts.append(item)
             }
-            guard changed else { return target }
-            return target[..<mark] + "?" + parts.joined(separator: "&")
+            guard redacted else { return String(pairs) }
+            changed = true
+            return parts.joined(separator: "&")
         }
 
         /// A URL string with `user:password@` replaced and secret query values redacted, for

@@ -26,6 +26,16 @@ struct RedactionQueryNamesTests {
         }
     }
 
+    @Test("a fragment's secret values are redacted too (OAuth's implicit flow puts its tokens there), with or without a query")
+    func fragment() {
+        #expect(Redaction.redactURL("https://app.example/cb#access_token=SECRET&expires_in=3600")
+                == "https://app.example/cb#access_token=<redacted>&expires_in=3600")
+        #expect(Redaction.redactURL("https://app.example/cb?state=x&token=Q-SECRET#id_token=SECRET&state=y")
+                == "https://app.example/cb?state=x&token=<redacted>#id_token=<redacted>&state=y")
+        #expect(Redaction.redactURL("https://app.example/docs#section-2") == "https://app.example/docs#section-2")
+        #expect(Redaction.redactQuery(inTarget: "/a?b=1#c") == "/a?b=1#c")
+    }
+
     @Test("a percent-encoded secret name is redacted too")
     func percentEncodedName() {
         #expect(Redaction.redactQuery(inTarget: "/o?X%2DAmz%2DSignature=abc") == "/o?X%2DAmz%2DSignature=<redacted>")

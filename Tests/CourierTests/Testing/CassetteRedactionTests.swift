@@ -116,6 +116,20 @@ struct CassetteRedactionTests {
         #expect(text.contains("part=1"))
     }
 
+    @Test("a redirect's Location keeps no token in its fragment (OAuth's implicit flow)")
+    func redirectLocationFragment() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-cassette-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let live = StubTransport()
+        live.on(.get, "/authorize", .status(302, headers: [.location: "/cb?state=s1#access_token=AT-SECRET&expires_in=3600"]))
+        live.on(.get, "/cb", .text("ok"))
+        let client = APIClient(configuration: APIConfiguration(baseURL: Self.baseURL), transport: RecordingTransport(live, file: file))
+        _ = try await client.send(Request<Data>(path: "/authorize"))
+        let text = try String(contentsOf: file, encoding: .utf8)
+        #expect(!text.contains("AT-SECRET"))
+        #expect(text.contains("expires_in=3600"))
+    }
+
     @Test("the secret names the client knows — its configuration's and its middleware's — are redacted in the cassette too")
     func contextSecretNames() async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-cassette-\(UUID().uuidString).json")
