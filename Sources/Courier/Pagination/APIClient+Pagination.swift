@@ -16,7 +16,8 @@ extension APIClient {
     /// A server that leads back to a page already fetched (a `Link` chain 1 → 2 → 1, a cursor
     /// that comes round again) ends the sequence with an ``APIError`` of kind ``APIError/Kind/network``
     /// whose underlying error is a ``PaginationError``, instead of looping forever: every
-    /// strategy is checked, by the method and URL of each page's request. A server that offers
+    /// strategy is checked, by the method, URL, header fields and body of each page's request
+    /// (a cursor may travel in any of them). A server that offers
     /// more than ``PageSequence/defaultPageLimit`` pages ends it the same way; set another limit
     /// with ``PageSequence/limited(toPages:)``.
     public func pages<R: APIRequest>(
@@ -63,6 +64,8 @@ extension APIClient {
                 // A cursor may travel in the body (GraphQL, `search_after`): the body is part of
                 // what identifies a page. A body that cannot be read again is never compared.
                 var key = "\(head.method.rawValue) \(head.urlString)"
+                // …and so may a header (Azure's `x-ms-continuation`): the request's own fields too.
+                for field in head.headerFields { key += "\n\(field.name.canonicalName): \(field.value)" }
                 if let body = prepared?.1 {
                     let bytes = try? await BodyReading.replayableBytes(body, limit: BodyReading.errorPrefixLimit)
                     key += bytes.flatMap { $0 }.map { data -> String in
@@ -93,7 +96,11 @@ extension APIClient {
     ///
     /// The first request is sent as it is (add the page parameter yourself to start elsewhere);
     /// each following one sets `pageParameter` to the previous page's number plus one. It stops
-    /// after the page whose number reaches `totalPages`, or when a page does not move forward.
+    /// after the page whose number reaches `totalPages`. A server that answers a lower page than
+    /// the one asked for (it ignores the parameter) ends the sequence with a ``PaginationError``
+    /// after that page, rather than a quiet stop short of `totalPages`; so does a first request
+    /// that carries `pageParameter` anywhere but in ``APIRequest/query`` (in its path, say),
+    /// where the next page's number could not replace it — before anything is sent.
     ///
     /// ```swift
     /// for try await page in client.pages(Request<Page<User>>(path: "/users").query("per_page", "50")) {
@@ -102,14 +109,39 @@ extension APIClient {
     /// ```
     public func pages<R: APIRequest>(_ first: R, pageParameter: String = "page") -> PageSequence<R.Response>
     where R.Response: NumberedPage {
-        pages(ModifiedRequest(first)) { request, response in
+        if let head = try? prepare(first).0,
+           Self.count(of: pageParameter, inQueryOf: head.path ?? "") > first.query.count(where: { $0.name == pageParameter }) {
+            // Appended after the one already in the URL, the next page's number would be the
+            // second of two: many servers read the first and answer the same page again.
+            let summary = summary(of: head, operationName: first.options.operationName)
+            let error = APIError.encodingFailed(request: summary, underlying: PaginationError(
+                reason: "the first request carries '\(pageParameter)' outside its `query` (in its path, `queryItems` or `queryParameters`), where the next page's number cannot replace it; pass it with `.query(\"\(pageParameter)\", …)`",
+                url: summary.url))
+            return PageSequence(first: PageSequence.Step(summary: summary, failsOnly: true) { throw error })
+        }
+        return pages(ModifiedRequest(first)) { request, response in
             let page = response.value
             guard page.page < page.totalPages else { return nil }
             let current = request.query.last { $0.name == pageParameter }.flatMap { $0.value.flatMap(Int.init) }
-            if let current, page.page < current { return nil }   // the server went backwards: stop rather than loop
+            if let current, page.page < current {
+                // The server went backwards (it ignores the parameter): the page it sent is one
+                // already seen; say so rather than stop quietly short of `totalPages`.
+                throw APIError.network(request: response.request, underlying: PaginationError(
+                    reason: "asked for page \(current) with '\(pageParameter)=\(current)', the server answered page \(page.page) (of \(page.totalPages)): it ignores the parameter",
+                    url: response.request.url))
+            }
             var following = request
             following.setQueryItem(pageParameter, String(page.page + 1))
             return following
+        }
+    }
+
+    /// How many items of `target`'s query are named `name` (percent-decoded).
+    private static func count(of name: String, inQueryOf target: String) -> Int {
+        guard let mark = target.firstIndex(ofByte: UInt8(ascii: "?")) else { return 0 }
+        return target[target.index(after: mark)...].split(separator: "&").count { item in
+            let raw = String(item.prefix { $0 != "=" })
+            return (raw.removingPercentEncoding ?? raw) == name
         }
     }
 

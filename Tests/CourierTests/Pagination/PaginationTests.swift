@@ -189,6 +189,50 @@ struct PaginationTests {
         #expect(stub.requests.count == count)
     }
 
+    @Test("a cursor carried in a request header (Azure's x-ms-continuation) is no cycle; the same header value twice is")
+    func headerCursor() async throws {
+        let (client, stub) = makeClient()
+        let continuation = HTTPField.Name("x-ms-continuation")!
+        stub.on(.get, "/docs") { request in
+            let token = request.headers[continuation] ?? ""
+            let next = ["": "t1", "t1": "t2", "t2": ""][token] ?? ""
+            return StubResponse(status: 200, headers: [continuation: next], body: Data("[\"\(token)\"]".utf8))
+        }
+        let pages = client.pages(Request<[String]>(path: "/docs")) { request, response in
+            guard let next = response.response.headerFields[continuation], !next.isEmpty else { return nil }
+            return Request<[String]>(path: "/docs", headers: [continuation: next])
+        }
+        #expect(try await pages.collect() == [[""], ["t1"], ["t2"]])
+        // A server whose continuation comes round again is still a cycle.
+        let looping = client.pages(Request<[String]>(path: "/docs", headers: [continuation: "t1"])) { _, _ in
+            Request<[String]>(path: "/docs", headers: [continuation: "t1"])
+        }
+        await #expect(throws: APIError.self) { try await looping.collect() }
+    }
+
+    @Test("page numbers: a server that ignores the page parameter ends the sequence with an error, not a quiet stop short of total_pages")
+    func serverIgnoresPage() async throws {
+        let (client, stub) = makeClient()
+        stub.on(.get, "/users", .json(#"{"page": 1, "results": [1], "total_pages": 5, "total_results": 5}"#))
+        var seen: [Int] = []
+        let error = await #expect(throws: APIError.self) {
+            for try await page in client.pages(Request<Page<Int>>(path: "/users")) { seen.append(page.page) }
+        }
+        #expect(seen == [1, 1])
+        #expect("\(String(describing: error))".contains("asked for page 2"))
+    }
+
+    @Test("page numbers: a page parameter in the path, where the next number cannot replace it, is refused before anything is sent")
+    func pageParameterInThePath() async throws {
+        let (client, stub) = makeClient()
+        stub.on(.get, "/users", .json(#"{"page": 1, "results": [1], "total_pages": 5, "total_results": 5}"#))
+        let error = await #expect(throws: APIError.self) {
+            _ = try await client.pages(Request<Page<Int>>(path: "/users?page=1&per_page=50")).collect()
+        }
+        #expect(error?.kind == .encodingFailed)
+        #expect(stub.requests.isEmpty)
+    }
+
     @Test("a custom next-request closure")
     func custom() async throws {
         let (client, stub) = makeClient()
