@@ -99,8 +99,8 @@ extension APIClient {
     /// after the page whose number reaches `totalPages`. A server that answers a lower page than
     /// the one asked for (it ignores the parameter) ends the sequence with a ``PaginationError``
     /// after that page, rather than a quiet stop short of `totalPages`; so does a first request
-    /// that carries `pageParameter` anywhere but in ``APIRequest/query`` (in its path, say),
-    /// where the next page's number could not replace it — before anything is sent.
+    /// that carries `pageParameter` in its path (`"/users?page=3"`), where the next page's number
+    /// could not replace it — before anything is sent.
     ///
     /// ```swift
     /// for try await page in client.pages(Request<Page<User>>(path: "/users").query("per_page", "50")) {
@@ -109,17 +109,18 @@ extension APIClient {
     /// ```
     public func pages<R: APIRequest>(_ first: R, pageParameter: String = "page") -> PageSequence<R.Response>
     where R.Response: NumberedPage {
+        let modified = ModifiedRequest(first)   // `queryItems` and `queryParameters` folded into `query`
         if let head = try? prepare(first).0,
-           Self.count(of: pageParameter, inQueryOf: head.path ?? "") > first.query.count(where: { $0.name == pageParameter }) {
+           Self.count(of: pageParameter, inQueryOf: head.path ?? "") > modified.query.count(where: { $0.name == pageParameter }) {
             // Appended after the one already in the URL, the next page's number would be the
             // second of two: many servers read the first and answer the same page again.
             let summary = summary(of: head, operationName: first.options.operationName)
             let error = APIError.encodingFailed(request: summary, underlying: PaginationError(
-                reason: "the first request carries '\(pageParameter)' outside its `query` (in its path, `queryItems` or `queryParameters`), where the next page's number cannot replace it; pass it with `.query(\"\(pageParameter)\", …)`",
+                reason: "the first request carries '\(pageParameter)' in its path, where the next page's number cannot replace it; pass it with `.query(\"\(pageParameter)\", …)`",
                 url: summary.url))
             return PageSequence(first: PageSequence.Step(summary: summary, failsOnly: true) { throw error })
         }
-        return pages(ModifiedRequest(first)) { request, response in
+        return pages(modified) { request, response in
             let page = response.value
             guard page.page < page.totalPages else { return nil }
             let current = request.query.last { $0.name == pageParameter }.flatMap { $0.value.flatMap(Int.init) }

@@ -233,6 +233,22 @@ struct PaginationTests {
         #expect(stub.requests.isEmpty)
     }
 
+    @Test("page numbers: a page parameter in queryItems or queryParameters is replaced by the next number, not refused")
+    func pageParameterInQueryItems() async throws {
+        struct Users: APIRequest {
+            typealias Response = Page<Int>
+            var path: RequestPath { "/users" }
+            var queryItems: [URLQueryItem]? { [URLQueryItem(name: "page", value: "1")] }
+        }
+        let (client, stub) = makeClient()
+        stub.on(.get, "/users") { request in
+            let page = Int(request.queryItems.last { $0.name == "page" }?.value ?? "1")!
+            return .json(#"{"page": \#(page), "results": [\#(page)], "total_pages": 2, "total_results": 2}"#)
+        }
+        #expect(try await client.pages(Users()).collect().map(\.page) == [1, 2])
+        #expect(stub.requests.map { $0.queryItems.filter { $0.name == "page" }.count } == [1, 1])
+    }
+
     @Test("a custom next-request closure")
     func custom() async throws {
         let (client, stub) = makeClient()
