@@ -31,6 +31,12 @@ extension APIClient {
             let contentType: String?
             do {
                 (encoded, contentType) = try builder.encode(body)
+                // As `send` does for a form: a `Content-Type` of the request's own gets the
+                // form's boundary (or is refused when it names another one), since the body
+                // goes on as a stream, which the builder no longer knows to be a form.
+                if case .multipart(let form) = body, let own = modified.headers[.contentType] {
+                    modified.headers[.contentType] = try RequestBuilder.multipartContentType(own, boundary: form.boundary, formType: form.contentType)
+                }
             } catch {
                 throw APIError.encodingFailed(request: builder.summary(method: modified.method.rawValue, path: modified.path.text), underlying: error)
             }

@@ -73,6 +73,22 @@ struct UploadTests {
         #expect(stub.requests.first?.headers[.contentType] == "application/json")
     }
 
+    @Test("a multipart form with a Content-Type of the request's own gets its boundary there, as send gives it; a wrong boundary is refused")
+    func multipartWithOwnContentType() async throws {
+        let (client, stub) = makeClient()
+        stub.on(.post, "/up", .status(204))
+        var form = MultipartForm(boundary: "Bound-1")
+        form.append("x", name: "a")
+        try await client.upload(Request<Void>(method: .post, path: "/up", headers: [.contentType: "multipart/form-data"], body: .multipart(form))) { _ in }
+        #expect(stub.requests.last?.headers[.contentType] == "multipart/form-data; boundary=Bound-1")
+        let error = await #expect(throws: APIError.self) {
+            try await client.upload(Request<Void>(method: .post, path: "/up", headers: [.contentType: "multipart/form-data; boundary=other"],
+                                                  body: .multipart(form))) { _ in }
+        }
+        #expect(error?.kind == .encodingFailed)
+        #expect(stub.requests.count == 1)
+    }
+
     @Test("a stream of unknown length reports bytes without a total")
     func streamBody() async throws {
         let (client, stub) = makeClient()
