@@ -39,7 +39,9 @@ extension APIClient {
         TaskPublisher { try await self.send(request) }.eraseToAnyPublisher()
     }
 
-    /// A publisher of the raw response — whatever its status — for pipelines that validate and
+    /// A publisher of the raw response — whatever its status in 100–599 (a status outside the
+    /// range HTTP defines, 600–999, is still an ``Courier/APIError`` of kind `httpError`) — for
+    /// pipelines that validate and
     /// decode themselves with ``validateStatusCode(in:)``, ``hasContentType(_:)`` and
     /// ``decode(_:decoder:)``, as Combine request pipelines do.
     ///
