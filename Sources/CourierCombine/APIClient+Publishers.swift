@@ -77,6 +77,8 @@ struct AnyStatusRequest<Base: APIRequest>: APIRequest {
     /// The base request's, which is compiled for its own `Body` type (this type's default would
     /// cast `Base.Body` at run time).
     func _wireBody() throws -> RequestBody? { try base._wireBody() }
+    var bodyParameters: Base.BodyParameters { base.bodyParameters }
+    func _wireBodyParameters() throws -> RequestBody? { try base._wireBodyParameters() }
     var includeBaseParameters: Bool { base.includeBaseParameters }
     var timeout: TimeInterval { base.timeout }
     var options: RequestOptions {

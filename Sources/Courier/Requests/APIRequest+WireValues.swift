@@ -44,9 +44,34 @@ extension APIRequest {
         throw declarationError("headers", "is a \(type(of: value)), which Courier cannot send as header fields; declare RequestHeaders, HTTPFields or [String: String]")
     }
 
-    /// The request's body, if it has one.
+    /// The request's body, if it has one: ``body`` or ``bodyParameters``, never both.
     package func wireBody() throws -> RequestBody? {
-        try _wireBody()
+        let body = try _wireBody()
+        guard let parameters = try _wireBodyParameters() else { return body }
+        if body != nil {
+            throw declarationError("bodyParameters", "and `body` both give the request a body; declare one of them")
+        }
+        return parameters
+    }
+
+    /// ``bodyParameters`` as Courier sends it, for any `BodyParameters` type: see
+    /// `APIRequest._wireBodyParameters()`.
+    public func _wireBodyParameters() throws -> RequestBody? {
+        guard let unwrapped = Self.unwrapped(bodyParameters) else { return nil }
+        if let strings = unwrapped as? [String: String] { return try Self.jsonObject(strings) }
+        if let values = unwrapped as? [String: Any] {
+            guard JSONSerialization.isValidJSONObject(values) else {
+                throw declarationError("bodyParameters", "holds a value JSON cannot represent (only strings, numbers, booleans, NSNull, arrays and dictionaries of them); use `body: .json(value)` with an Encodable value")
+            }
+            return try Self.jsonObject(values)
+        }
+        throw declarationError("bodyParameters", "is a \(BodyParameters.self), which Courier cannot send as a body; declare [String: any Sendable] or [String: String], or use `body`")
+    }
+
+    /// `object` as a JSON body, keys sorted (the bytes, a signature over them, are the same at
+    /// every send). `JSONSerialization`, not `JSONEncoder`: the values are `Any`.
+    fileprivate static func jsonObject(_ object: [String: Any]) throws -> RequestBody {
+        .data(try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), contentType: "application/json")
     }
 
     /// ``body`` as Courier sends it, for any `Body` type: see `APIRequest._wireBody()`.
@@ -130,6 +155,14 @@ extension APIRequest {
 
     private static var standardMethods: Set<String> {
         ["GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH", "QUERY"]
+    }
+}
+
+extension APIRequest where BodyParameters == [String: String]? {
+    /// ``bodyParameters`` of the declared default type: most often `nil`.
+    public func _wireBodyParameters() throws -> RequestBody? {
+        guard let parameters = bodyParameters else { return nil }
+        return try Self.jsonObject(parameters)
     }
 }
 

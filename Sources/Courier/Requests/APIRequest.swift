@@ -23,11 +23,12 @@ import HTTPTypes
 /// Requests written for other clients keep working: a `String` path (sent as written, with a
 /// deprecation warning), `var method: HTTPMethod` with your own string enum,
 /// `var headers: [String: String]?`, `var queryItems: [URLQueryItem]?`,
-/// `var queryParameters: [String: String]?` and `var body: Data?` (each with or without the
-/// optional) are all sent, and
+/// `var queryParameters: [String: String]?`, `var body: Data?` and
+/// `let bodyParameters: [String: any Sendable]?` (each with or without the optional) are all
+/// sent, and
 /// `let timeout: TimeInterval` and `let includeBaseParameters: Bool` are honoured. A `method`,
-/// `headers`, `body`, `queryItems` or `queryParameters` of a type Courier cannot send fails the
-/// request with an error naming it, instead of being ignored.
+/// `headers`, `body`, `bodyParameters`, `queryItems` or `queryParameters` of a type Courier
+/// cannot send fails the request with an error naming it, instead of being ignored.
 ///
 /// `decode` has defaults for `Decodable` (JSON, with the client's decoder), `Data`, `String`,
 /// and ``Empty`` (for `204 No Content` and `HEAD`).
@@ -58,6 +59,10 @@ public protocol APIRequest<Response>: Sendable {
     /// The type of ``queryParameters``: `[String: String]?` by default; `[String: String]`
     /// works too. Any other type fails the request with an error that names it.
     associatedtype QueryParameters = [String: String]?
+    /// The type of ``bodyParameters``: `[String: String]?` by default; `[String: any Sendable]`
+    /// and `[String: String]`, with or without the optional, work too. Any other type fails the
+    /// request with an error that names it.
+    associatedtype BodyParameters = [String: String]?
 
     /// The HTTP method. Default: `GET`.
     var method: Method { get }
@@ -80,6 +85,11 @@ public protocol APIRequest<Response>: Sendable {
     var headers: Headers { get }
     /// The body. Default: none.
     var body: Body { get }
+    /// The body as a dictionary, sent as a JSON object (keys sorted), in the spelling of layered
+    /// API clients (`let bodyParameters: [String: Any]?`, made `[String: any Sendable]?`). A
+    /// request that has both a ``body`` and `bodyParameters`, or values JSON cannot hold, fails
+    /// naming it. Default: none.
+    var bodyParameters: BodyParameters { get }
     /// Per-request options: timeout, retry, authentication, base parameters… Default: `.init()`.
     var options: RequestOptions { get }
     /// Whether the client's base parameters go with this request, in the spelling of layered
@@ -104,6 +114,11 @@ public protocol APIRequest<Response>: Sendable {
     /// in the runtime's metadata cache for every request (≈ 450 instructions, callgrind), even
     /// for the usual `RequestBody?` that is `nil`.
     func _wireBody() throws -> RequestBody?
+
+    /// ``bodyParameters`` as the body Courier sends, or an error naming a type it cannot send:
+    /// like `_wireBody()`, implemented by Courier for every request type (compiled for its own
+    /// `BodyParameters`: most requests have none, and finding that out costs nothing).
+    func _wireBodyParameters() throws -> RequestBody?
 }
 
 extension APIRequest where Method == HTTPRequest.Method {
@@ -129,6 +144,11 @@ extension APIRequest where QueryItems == [URLQueryItem]? {
 extension APIRequest where QueryParameters == [String: String]? {
     /// No query dictionary.
     public var queryParameters: [String: String]? { nil }
+}
+
+extension APIRequest where BodyParameters == [String: String]? {
+    /// No body dictionary.
+    public var bodyParameters: [String: String]? { nil }
 }
 
 extension APIRequest {

@@ -269,6 +269,59 @@ struct PortedRequestTests {
         #expect(stub.requests[2].target == "/v2/users/7/profile")
     }
 
+    /// Seed 003's login request: its body as a `bodyParameters` dictionary (made `Sendable`).
+    struct LoginRequest: APIRequest {
+        typealias Response = Data
+        var path: RequestPath { "/auth/login" }
+        var method: HTTPRequest.Method { .post }
+        let bodyParameters: [String: any Sendable]?
+        init(username: String, password: String) {
+            bodyParameters = ["username": username, "password": password, "remember": true, "attempt": 1]
+        }
+    }
+
+    struct StringBodyParameters: APIRequest {
+        typealias Response = Data
+        var path: RequestPath { "/notes" }
+        var method: HTTPRequest.Method { .post }
+        var bodyParameters: [String: String]? { ["title": "a"] }
+    }
+
+    struct BodyAndBodyParameters: APIRequest {
+        typealias Response = Data
+        var path: RequestPath { "/notes" }
+        var method: HTTPRequest.Method { .post }
+        var body: RequestBody? { .json(["title": "a"]) }
+        var bodyParameters: [String: String]? { ["title": "b"] }
+    }
+
+    struct UnencodableBodyParameters: APIRequest {
+        typealias Response = Data
+        var path: RequestPath { "/notes" }
+        var method: HTTPRequest.Method { .post }
+        var bodyParameters: [String: any Sendable]? { ["when": Date()] }
+    }
+
+    @Test("a bodyParameters dictionary (the layered-client spelling) is sent as the JSON body, not dropped; with a body too, or a value JSON cannot hold, the request fails naming it")
+    func bodyParametersAreSent() async throws {
+        let (client, stub) = makeClient()
+        stub.on(nil, "/**", .status(200))
+        _ = try await client.send(LoginRequest(username: "ada", password: "pw"))
+        _ = try await client.send(StringBodyParameters())
+        try #require(stub.requests.count == 2)
+        #expect(stub.requests[0].bodyText == #"{"attempt":1,"password":"pw","remember":true,"username":"ada"}"#)
+        #expect(stub.requests[0].headers[.contentType] == "application/json")
+        #expect(stub.requests[1].bodyText == #"{"title":"a"}"#)
+        for request in [BodyAndBodyParameters() as any APIRequest, UnencodableBodyParameters()] {
+            await #expect {
+                _ = try await client.send(request)
+            } throws: { error in
+                ((error as? APIError)?.underlyingError as? RequestDeclarationError)?.property == "bodyParameters"
+            }
+        }
+        #expect(stub.requests.count == 2)
+    }
+
     /// Types Courier cannot send, without an optional.
     struct UnsendableNonOptional: APIRequest {
         typealias Response = Data
