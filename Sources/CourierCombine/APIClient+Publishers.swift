@@ -74,11 +74,9 @@ struct AnyStatusRequest<Base: APIRequest>: APIRequest {
     var queryParameters: Base.QueryParameters { base.queryParameters }
     var headers: Base.Headers { base.headers }
     var body: Base.Body { base.body }
-    /// The base request's, which is compiled for its own `Body` type (this type's default would
-    /// cast `Base.Body` at run time).
+    /// The base request's, which is compiled for its own `Body` and `BodyParameters` types
+    /// (this type's default would cast `Base.Body` at run time) and includes its `bodyParameters`.
     func _wireBody() throws -> RequestBody? { try base._wireBody() }
-    var bodyParameters: Base.BodyParameters { base.bodyParameters }
-    func _wireBodyParameters() throws -> RequestBody? { try base._wireBodyParameters() }
     var includeBaseParameters: Bool { base.includeBaseParameters }
     var timeout: TimeInterval { base.timeout }
     var options: RequestOptions {

@@ -46,17 +46,20 @@ extension APIRequest {
 
     /// The request's body, if it has one: ``body`` or ``bodyParameters``, never both.
     package func wireBody() throws -> RequestBody? {
-        let body = try _wireBody()
-        guard let parameters = try _wireBodyParameters() else { return body }
+        try _wireBody()
+    }
+
+    /// `body` unless `bodyParameters` gives one too (an error naming it), else the parameters'.
+    fileprivate func either(_ body: RequestBody?, _ parameters: RequestBody?) throws -> RequestBody? {
+        guard let parameters else { return body }
         if body != nil {
             throw declarationError("bodyParameters", "and `body` both give the request a body; declare one of them")
         }
         return parameters
     }
 
-    /// ``bodyParameters`` as Courier sends it, for any `BodyParameters` type: see
-    /// `APIRequest._wireBodyParameters()`.
-    public func _wireBodyParameters() throws -> RequestBody? {
+    /// ``bodyParameters`` as Courier sends it, for any `BodyParameters` type.
+    fileprivate func wireBodyParameters() throws -> RequestBody? {
         guard let unwrapped = Self.unwrapped(bodyParameters) else { return nil }
         if let strings = unwrapped as? [String: String] { return try Self.jsonObject(strings) }
         if let values = unwrapped as? [String: Any] {
@@ -74,8 +77,14 @@ extension APIRequest {
         .data(try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), contentType: "application/json")
     }
 
-    /// ``body`` as Courier sends it, for any `Body` type: see `APIRequest._wireBody()`.
+    /// ``body`` (or ``bodyParameters``) as Courier sends it, for any `Body` type: see
+    /// `APIRequest._wireBody()`.
     public func _wireBody() throws -> RequestBody? {
+        try either(try anyBody(), try wireBodyParameters())
+    }
+
+    /// ``body`` of any type, through run-time casts.
+    fileprivate func anyBody() throws -> RequestBody? {
         guard let unwrapped = Self.unwrapped(body) else { return nil }
         if let body = unwrapped as? RequestBody { return body }
         if let convertible = unwrapped as? any RequestBodyConvertible { return convertible.requestBody }
@@ -158,25 +167,44 @@ extension APIRequest {
     }
 }
 
+// The usual declarations, compiled for their types: a `body` of Courier's type, and
+// `bodyParameters` of the default type, most often `nil` (one check, no run-time cast).
+
 extension APIRequest where BodyParameters == [String: String]? {
-    /// ``bodyParameters`` of the declared default type: most often `nil`.
-    public func _wireBodyParameters() throws -> RequestBody? {
-        guard let parameters = bodyParameters else { return nil }
-        return try Self.jsonObject(parameters)
+    /// ``body`` of any type, or ``bodyParameters`` of the default type.
+    public func _wireBody() throws -> RequestBody? {
+        guard let parameters = bodyParameters else { return try anyBody() }
+        return try either(try anyBody(), try Self.jsonObject(parameters))
+    }
+}
+
+extension APIRequest where Body == RequestBody?, BodyParameters == [String: String]? {
+    /// ``body`` as it is (the declared type is the one Courier sends), or ``bodyParameters``.
+    public func _wireBody() throws -> RequestBody? {
+        guard let parameters = bodyParameters else { return body }
+        return try either(body, try Self.jsonObject(parameters))
+    }
+}
+
+extension APIRequest where Body == RequestBody, BodyParameters == [String: String]? {
+    /// ``body`` as it is, declared without the optional (``bodyParameters`` too is an error).
+    public func _wireBody() throws -> RequestBody? {
+        guard let parameters = bodyParameters else { return body }
+        return try either(body, try Self.jsonObject(parameters))
     }
 }
 
 extension APIRequest where Body == RequestBody? {
-    /// ``body`` as it is: the declared type is the one Courier sends.
+    /// ``body`` as it is, or ``bodyParameters`` of another type than the default.
     public func _wireBody() throws -> RequestBody? {
-        body
+        try either(body, try wireBodyParameters())
     }
 }
 
 extension APIRequest where Body == RequestBody {
-    /// ``body`` as it is, declared without the optional.
+    /// ``body`` as it is, declared without the optional (``bodyParameters`` too is an error).
     public func _wireBody() throws -> RequestBody? {
-        body
+        try either(body, try wireBodyParameters())
     }
 }
 

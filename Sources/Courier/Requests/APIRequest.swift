@@ -105,7 +105,7 @@ public protocol APIRequest<Response>: Sendable {
     /// Turns the response into a value. Called only for acceptable status codes.
     func decode(_ response: HTTPResponse, body: Data, context: DecodingContext) throws -> Response
 
-    /// ``body`` as Courier sends it, or an error naming a `Body` type it cannot send. Courier
+    /// ``body`` (or ``bodyParameters``) as Courier sends it, or an error naming a type it cannot send. Courier
     /// implements it for every request type: do not implement or call it in your own (a
     /// request type that wraps another, as Courier's own adapters do, forwards it).
     ///
@@ -114,11 +114,6 @@ public protocol APIRequest<Response>: Sendable {
     /// in the runtime's metadata cache for every request (≈ 450 instructions, callgrind), even
     /// for the usual `RequestBody?` that is `nil`.
     func _wireBody() throws -> RequestBody?
-
-    /// ``bodyParameters`` as the body Courier sends, or an error naming a type it cannot send:
-    /// like `_wireBody()`, implemented by Courier for every request type (compiled for its own
-    /// `BodyParameters`: most requests have none, and finding that out costs nothing).
-    func _wireBodyParameters() throws -> RequestBody?
 }
 
 extension APIRequest where Method == HTTPRequest.Method {
