@@ -77,6 +77,8 @@ struct AnyStatusRequest<Base: APIRequest>: APIRequest {
     /// The base request's, which is compiled for its own `Body` and `BodyParameters` types
     /// (this type's default would cast `Base.Body` at run time) and includes its `bodyParameters`.
     func _wireBody() throws -> RequestBody? { try base._wireBody() }
+    /// The base request's, compiled for its own query types.
+    func _wireQuery() throws -> [URLQueryItem] { try base._wireQuery() }
     var includeBaseParameters: Bool { base.includeBaseParameters }
     var timeout: TimeInterval { base.timeout }
     var options: RequestOptions {

@@ -258,19 +258,13 @@ struct RequestBuilder: Sendable {
 
         var query = QueryEncoding.encode(request.query)
         let more: [URLQueryItem]
-        let parameters: [URLQueryItem]
         do {
-            more = try request.wireQueryItems()
-            parameters = try request.wireQueryParameters()
+            more = try request._wireQuery()
         } catch {
             throw APIError.encodingFailed(request: RequestSummary(method: method.rawValue, url: redacted(requestPath.text)), underlying: error)
         }
         if !more.isEmpty {
             let encoded = QueryEncoding.encode(more)
-            query = query.isEmpty ? encoded : query + "&" + encoded
-        }
-        if !parameters.isEmpty {
-            let encoded = QueryEncoding.encode(parameters)
             query = query.isEmpty ? encoded : query + "&" + encoded
         }
         func addBaseParameters() {

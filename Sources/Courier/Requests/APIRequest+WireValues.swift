@@ -91,6 +91,13 @@ extension APIRequest {
         throw declarationError("body", "is a \(Body.self), which Courier cannot send as a body; declare RequestBody (`.json(value)` for an Encodable value) or Data")
     }
 
+    /// ``queryItems`` then ``queryParameters``, of any types: see `APIRequest._wireQuery()`.
+    public func _wireQuery() throws -> [URLQueryItem] {
+        let items = try wireQueryItems()
+        let parameters = try wireQueryParameters()
+        return parameters.isEmpty ? items : items + parameters
+    }
+
     /// The request's `queryItems`, whichever of the accepted types it declared.
     package func wireQueryItems() throws -> [URLQueryItem] {
         let value = queryItems
@@ -143,6 +150,11 @@ extension APIRequest {
         } else {
             return []
         }
+        return Self.sortedItems(dictionary)
+    }
+
+    /// `dictionary` as query items sorted by name.
+    fileprivate static func sortedItems(_ dictionary: [String: String]) -> [URLQueryItem] {
         guard !dictionary.isEmpty else { return [] }
         return dictionary.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
     }
@@ -164,6 +176,15 @@ extension APIRequest {
 
     private static var standardMethods: Set<String> {
         ["GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH", "QUERY"]
+    }
+}
+
+extension APIRequest where QueryItems == [URLQueryItem]?, QueryParameters == [String: String]? {
+    /// ``queryItems`` then ``queryParameters`` of the declared default types: most often none.
+    public func _wireQuery() throws -> [URLQueryItem] {
+        let items = queryItems ?? []
+        guard let parameters = queryParameters, !parameters.isEmpty else { return items }
+        return items + Self.sortedItems(parameters)
     }
 }
 

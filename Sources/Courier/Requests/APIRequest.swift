@@ -114,6 +114,11 @@ public protocol APIRequest<Response>: Sendable {
     /// in the runtime's metadata cache for every request (≈ 450 instructions, callgrind), even
     /// for the usual `RequestBody?` that is `nil`.
     func _wireBody() throws -> RequestBody?
+
+    /// ``queryItems`` followed by ``queryParameters`` (sorted by name) as Courier sends them, or
+    /// an error naming a type it cannot send. Like `_wireBody()`, implemented by Courier for
+    /// every request type, compiled for its own types (the usual `nil`s cost one check each).
+    func _wireQuery() throws -> [URLQueryItem]
 }
 
 extension APIRequest where Method == HTTPRequest.Method {

@@ -29,7 +29,7 @@ struct ModifiedRequest<Base: APIRequest>: APIRequest {
         // Logs, metrics and traces name the caller's request, not this wrapper.
         if options.operationName == nil { options.operationName = _typeName(Base.self, qualified: false) }
         do {
-            self.query += try base.wireQueryItems() + base.wireQueryParameters()
+            self.query += try base._wireQuery()
             self.method = try base.wireMethod()
             self.headers = try base.wireHeaders()
             self.body = try base.wireBody()
