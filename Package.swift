@@ -132,13 +132,26 @@ let package = Package(
         .target(name: "CourierTesting", dependencies: ["Courier"]),
 
         // MARK: Macros
-        .macro(
-            name: "CourierMacrosPlugin",
+        // The expansions, a regular library: the plugin and the expansion tests both depend on it.
+        // A test target that depends on a `.macro` target makes SwiftPM build the whole test
+        // graph a second time for the host; through this target the tests never name the plugin.
+        .target(
+            name: "CourierMacrosImplementation",
             dependencies: [
                 .product(name: "SwiftSyntax", package: "swift-syntax", condition: .when(traits: ["Macros"])),
                 .product(name: "SwiftSyntaxMacros", package: "swift-syntax", condition: .when(traits: ["Macros"])),
-                .product(name: "SwiftCompilerPlugin", package: "swift-syntax", condition: .when(traits: ["Macros"])),
+                .product(name: "SwiftSyntaxBuilder", package: "swift-syntax", condition: .when(traits: ["Macros"])),
+                .product(name: "SwiftParser", package: "swift-syntax", condition: .when(traits: ["Macros"])),
                 .product(name: "SwiftDiagnostics", package: "swift-syntax", condition: .when(traits: ["Macros"])),
+            ]
+        ),
+        .macro(
+            name: "CourierMacrosPlugin",
+            dependencies: [
+                "CourierMacrosImplementation",
+                .product(name: "SwiftSyntax", package: "swift-syntax", condition: .when(traits: ["Macros"])),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax", condition: .when(traits: ["Macros"])),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax", condition: .when(traits: ["Macros"])),
             ]
         ),
         .target(
@@ -225,9 +238,9 @@ let package = Package(
             ]
         ),
         .testTarget(
-            name: "CourierMacrosPluginTests",
+            name: "CourierMacrosImplementationTests",
             dependencies: [
-                "CourierMacrosPlugin",
+                "CourierMacrosImplementation",
                 .product(name: "MacroTesting", package: "swift-macro-testing", condition: .when(traits: ["DevelopmentTools"])),
             ]
         ),

@@ -1,4 +1,5 @@
 import SwiftSyntax
+import SwiftSyntaxBuilder
 
 /// `final class <Name>Service: <Name>, Sendable` over an `APIClient`.
 struct ServiceClassFactory {

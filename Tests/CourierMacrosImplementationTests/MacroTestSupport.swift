@@ -1,4 +1,4 @@
-import CourierMacrosPlugin
+import CourierMacrosImplementation
 import SwiftSyntaxMacros
 
 /// Every macro of module CourierMacros, by attribute name, as the compiler would see them.

@@ -1,4 +1,5 @@
 import SwiftDiagnostics
+import SwiftParser
 import SwiftSyntax
 
 /// `@QueryParams`, `@Headers` and `@Header`: which parameters go to the query and the headers,

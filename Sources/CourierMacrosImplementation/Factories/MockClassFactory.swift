@@ -1,4 +1,5 @@
 import SwiftSyntax
+import SwiftSyntaxBuilder
 
 /// `final class <Name>ServiceMock: <Name>, Sendable` recording calls through `MockEndpoint`s.
 struct MockClassFactory {

@@ -1,3 +1,4 @@
+import SwiftParser
 import SwiftSyntax
 
 /// The Courier attributes on one protocol requirement, read but not yet checked.

@@ -1,4 +1,5 @@
 import SwiftSyntax
+import SwiftSyntaxBuilder
 
 /// The body of one generated service method: fill an `EndpointDescriptor`, send it.
 struct EndpointMethodFactory {
