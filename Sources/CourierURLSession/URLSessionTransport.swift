@@ -56,7 +56,9 @@ public final class URLSessionTransport: Transport {
     public let maxRequestBodySize: Int
     /// Where multipart forms with files and bodies larger than ``maxRequestBodySize`` are written
     /// before they are uploaded (the session can stream a file, not a sequence of parts or an
-    /// async sequence). Each file is created owner-only and removed when its task ends.
+    /// async sequence). Each file is created owner-only and removed when its task ends; files a
+    /// crashed process left there (`courier-upload-*`, this user's, over a day old) are removed
+    /// in the background when a transport first uses the directory.
     public let temporaryDirectory: URL
     private let delegate: SessionDelegate
     private let delegateQueue: OperationQueue
@@ -80,6 +82,7 @@ public final class URLSessionTransport: Transport {
     public init(configuration: URLSessionConfiguration = URLSessionTransport.defaultConfiguration(), maxRequestBodySize: Int = 4 * 1024 * 1024,
                 temporaryDirectory: URL = FileManager.default.temporaryDirectory) {
         self.temporaryDirectory = temporaryDirectory
+        TemporaryUploadSweep.start(in: temporaryDirectory)
         let delegate = SessionDelegate()
         let queue = URLSessionTransport.makeDelegateQueue(label: "courier.urlsession.delegate")
         self.delegate = delegate
@@ -278,50 +281,63 @@ public final class URLSessionTransport: Transport {
         // A body the caller reads at its own pace is received no faster than it is read.
         let streamsResponse = !context.collectsResponseBody && request.method != .head
         let taskSession = session(for: context)
-        let task: URLSessionTask
         var cleanups: [@Sendable () -> Void] = []
-        switch plan {
-        case .none:
-            task = taskSession.dataTask(with: urlRequest)
-        case .inMemory(let data):
-            urlRequest.httpBody = data
-            task = taskSession.dataTask(with: urlRequest)
-        case .file(let url, let temporary):
-            task = taskSession.uploadTask(with: urlRequest, fromFile: url)
-            if temporary { cleanups.append { try? FileManager.default.removeItem(at: url) } }
-        }
+        if case .file(let url, true) = plan { cleanups.append { try? FileManager.default.removeItem(at: url) } }
+        let finishActions = cleanups
+        let onFinish: (@Sendable () -> Void)? = finishActions.isEmpty ? nil : { @Sendable in for action in finishActions { action() } }
         // With an idle timeout the head is delivered at once, so the client can watch the body's pace.
         let bufferLimit = context.collectsResponseBody && context.idleTimeout == nil ? min(Self.wholeBodyBufferLimit, context.maxResponseSize) : nil
-        var flow: ReceiveFlow?
-        if streamsResponse { flow = ReceiveFlow.forTask(task) }
-        let finishActions = cleanups
-        var onFinish: (@Sendable () -> Void)?
-        if !finishActions.isEmpty {
-            onFinish = { @Sendable in for action in finishActions { action() } }
+        let message = urlRequest
+        let deadlines = self.deadlines
+        let delegate = self.delegate
+        let cookieStorage = context.usesCookieJar ? nil : self.cookieStorage.map { ($0, message.url) }
+        let launch = TaskLaunch()
+        // Makes the task and its handler, and resumes the task.
+        @Sendable func start(_ continuation: CheckedContinuation<(HTTPResponse, HTTPBody?), any Error>) {
+            let task: URLSessionTask
+            switch plan {
+            case .none: task = taskSession.dataTask(with: message)
+            case .inMemory(let data):
+                var withBody = message
+                withBody.httpBody = data
+                task = taskSession.dataTask(with: withBody)
+            case .file(let url, _): task = taskSession.uploadTask(with: message, fromFile: url)
+            }
+            var flow: ReceiveFlow?
+            if streamsResponse { flow = ReceiveFlow.forTask(task) }
+            // A download goes to its file as it arrives, each chunk written on the delegate queue
+            // (FoundationNetworking cannot pause a transfer, so a body passed on to the client's
+            // task would pile up in memory whenever that task waits for a thread). Through a data
+            // task, not a download task: FoundationNetworking traps on a download task's redirect
+            // that carries a body (it force-unwraps the data task it hands a data delegate), and
+            // never removes a download task's own file when the download fails.
+            let handler = TaskHandler(task: task, deadlines: deadlines, isHead: request.method == .head, bufferLimit: bufferLimit,
+                                      progress: upload?.progress, flow: flow, sink: context.responseBodySink,
+                                      sinkStatuses: context.acceptableStatusCodes, spillDirectory: temporaryDirectory,
+                                      maxStreamedBytes: context.responseBodyLimit, whole: context.wholeResponseBody,
+                                      uploadActivity: plan.sendsBody ? context.uploadActivity : nil,
+                                      cookieStorage: cookieStorage, onFinish: onFinish)
+            delegate.register(handler, for: task)
+            // The body goes out from here: each `didSendBodyData` is movement (a body read above,
+            // into memory or its temporary file, reported each chunk it read).
+            if plan.sendsBody { context.uploadActivity?.begin() }
+            if launch.started(handler) { handler.cancel(reason: .cancelled) }
+            handler.start(continuation: continuation, deadline: context.deadline)
         }
-        // A download goes to its file as it arrives, each chunk written on the delegate queue
-        // (FoundationNetworking cannot pause a transfer, so a body passed on to the client's task
-        // would pile up in memory whenever that task waits for a thread). Through a data task,
-        // not a download task: FoundationNetworking traps on a download task's redirect that
-        // carries a body (it force-unwraps the data task it hands a data delegate), and never
-        // removes a download task's own file when the download fails.
-        let handler = TaskHandler(task: task, deadlines: deadlines, isHead: request.method == .head, bufferLimit: bufferLimit,
-                                  progress: upload?.progress, flow: flow, sink: context.responseBodySink,
-                                  sinkStatuses: context.acceptableStatusCodes, spillDirectory: temporaryDirectory,
-                                  maxStreamedBytes: context.responseBodyLimit, whole: context.wholeResponseBody,
-                                  uploadActivity: plan.sendsBody ? context.uploadActivity : nil,
-                                  cookieStorage: context.usesCookieJar ? nil : cookieStorage.map { ($0, urlRequest.url) },
-                                  onFinish: onFinish)
-        delegate.register(handler, for: task)
-        // The body goes out from here: each `didSendBodyData` is movement (a body read above, into
-        // memory or its temporary file, reported each chunk it read).
-        if plan.sendsBody { context.uploadActivity?.begin() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                handler.start(continuation: continuation, deadline: context.deadline)
+                #if canImport(FoundationNetworking)
+                // `dataTask(with:)` and `resume()` wait for the one queue every session of the
+                // process shares (`workQueue.sync`), which a hostile head can keep busy for a
+                // minute: made here they would hold a thread of the cooperative pool — on two
+                // cores, every timer and task of the process — for as long.
+                TaskLaunch.queue.async { start(continuation) }
+                #else
+                start(continuation)
+                #endif
             }
         } onCancel: {
-            handler.cancel(reason: .cancelled)
+            launch.cancel()
         }
     }
 }

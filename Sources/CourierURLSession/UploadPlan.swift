@@ -28,7 +28,7 @@ import FoundationNetworking
 /// ends the body the first time the stream has no bytes available, so a stream fed from an
 /// async sequence would have to block that queue — stalling every transfer of the session, and
 /// deadlocking when the sequence is itself a response body of the same session.
-enum UploadPlan {
+enum UploadPlan: Sendable {
     case none
     case inMemory(Data)
     case file(URL, temporary: Bool)
