@@ -177,22 +177,21 @@ public struct AsyncHTTPClientTransport: Transport {
         uploaded?.reportSent()
 
         var head = HTTPResponse(status: try HTTPResponse.Status.checked(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase))
-        var fields = HTTPFields()
-        fields.reserveCapacity(response.headers.count)
+        var fields = ResponseFieldsBuilder(expecting: response.headers.count)
         // The two fields the transport reads are picked up on the way: an `HTTPFields` lookup
         // by name builds an index of all the fields first.
         var contentEncoding: String?
         var contentLength: String?
         for (name, value) in response.headers {
             guard let fieldName = HTTPField.Name(name) else { continue }
-            fields.append(HTTPField(name: fieldName, value: value))
+            try fields.append(HTTPField(name: fieldName, value: value))
             if fieldName == .contentEncoding {
                 contentEncoding = contentEncoding.map { $0 + ", " + value } ?? value
             } else if fieldName == .contentLength {
                 contentLength = value
             }
         }
-        head.headerFields = fields
+        head.headerFields = fields.fields
 
         if request.method == .head || response.status.code == 204 || response.status.code == 304 {
             // No body follows, but the exchange ends only when AsyncHTTPClient has seen the end

@@ -188,12 +188,14 @@ public struct OpenAPITransportAdapter: Transport {
             throw TransportError(error)
         }
         if head.headerFields.contains(where: { $0.name == .setCookie && $0.value.contains(",") }) {
-            var fields = HTTPFields()
+            // Bounded as it is built: a few folded lines can hold more cookies than a head may
+            // have fields.
+            var fields = ResponseFieldsBuilder(expecting: head.headerFields.count)
             for field in head.headerFields {
-                guard field.name == .setCookie else { fields.append(field); continue }
-                for cookie in SetCookieParser.splitFolded(field.value) { fields.append(HTTPField(name: .setCookie, value: String(cookie))) }
+                guard field.name == .setCookie else { try fields.append(field); continue }
+                for cookie in SetCookieParser.splitFolded(field.value) { try fields.append(HTTPField(name: .setCookie, value: String(cookie))) }
             }
-            head.headerFields = fields
+            head.headerFields = fields.fields
         }
         return (head, responseBody)
     }

@@ -58,11 +58,13 @@ public struct Cassette: Codable, Sendable, Equatable {
             bodyEncoding == "base64" ? (Data(base64Encoded: body) ?? Data()) : Data(body.utf8)
         }
 
-        /// The header fields.
+        /// The header fields: each `[name, value]` pair with a valid name, up to the 65,534
+        /// fields an `HTTPFields` can hold (a hostile cassette's further pairs are left out
+        /// here; ``ReplayTransport`` refuses such an exchange).
         public var headerFields: HTTPFields {
             var fields = HTTPFields()
             for pair in headers where pair.count == 2 {
-                if let name = HTTPField.Name(pair[0]) { fields.append(HTTPField(name: name, value: pair[1])) }
+                if let name = HTTPField.Name(pair[0]), !fields.appendIfRoom(HTTPField(name: name, value: pair[1])) { break }
             }
             return fields
         }

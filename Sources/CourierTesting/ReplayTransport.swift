@@ -98,6 +98,11 @@ public final class ReplayTransport: Transport {
     /// The recorded header fields; a pair that is not `[name, value]` with a valid field name
     /// fails, rather than being dropped.
     private static func headerFields(of recorded: Cassette.RecordedMessage, request key: String) throws -> HTTPFields {
+        // A hostile cassette can list more pairs than `HTTPFields` can hold (it traps past
+        // 65,534): past the limit every transport enforces, the exchange is invalid.
+        guard recorded.headers.count <= HTTPFields.responseFieldLimit else {
+            throw InvalidExchange(request: key, reason: "it lists \(recorded.headers.count) header fields, more than a response may have (\(HTTPFields.responseFieldLimit))")
+        }
         var fields = HTTPFields()
         for (index, pair) in recorded.headers.enumerated() {
             guard pair.count == 2, let name = HTTPField.Name(pair[0]) else {

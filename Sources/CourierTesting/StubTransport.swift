@@ -136,7 +136,7 @@ public final class StubTransport: Transport {
         }
         var head = HTTPResponse(status: .init(code: response.status))
         head.headerFields = response.headers
-        if head.headerFields[.contentLength] == nil { head.headerFields[.contentLength] = String(response.body.count) }
+        if !head.headerFields.has(.contentLength) { head.headerFields.appendIfRoom(HTTPField(name: .contentLength, value: String(response.body.count))) }
         let responseBody = request.method == .head ? nil : HTTPBody(response.body)
         return (head, responseBody)
     }

@@ -12,9 +12,9 @@ extension TaskHandler {
     static func head(from response: URLResponse) throws(TransportError) -> HTTPResponse {
         guard let http = response as? HTTPURLResponse else { return HTTPResponse(status: .ok) }
         var head = HTTPResponse(status: try .checked(code: http.statusCode))
-        var fields = HTTPFields()
         let all = http.allHeaderFields
-        fields.reserveCapacity(all.count)
+        // Bounded as it is built: the split below turns one folded line into any number of fields.
+        var fields = ResponseFieldsBuilder(expecting: all.count)
         for (key, value) in all {
             // FoundationNetworking builds this dictionary from `[String: String]` at each read,
             // so every key is a String: `key.base as? String` opens the box and checks one type,
@@ -28,12 +28,12 @@ extension TaskHandler {
             if name == .setCookie {
                 // HTTPURLResponse folds repeated Set-Cookie fields into one, joined with commas:
                 // hand them on one field per cookie, as the wire had them.
-                for cookie in SetCookieParser.splitFolded(text) { fields.append(HTTPField(name: name, value: String(cookie))) }
+                for cookie in SetCookieParser.splitFolded(text) { try fields.append(HTTPField(name: name, value: String(cookie))) }
             } else {
-                fields.append(HTTPField(name: name, value: text))
+                try fields.append(HTTPField(name: name, value: text))
             }
         }
-        head.headerFields = fields
+        head.headerFields = fields.fields
         return head
     }
 
@@ -66,7 +66,7 @@ extension TaskHandler {
             return TransportError(.other, "the response is encoded with '\(LogSafeText.escape(String(coding.prefix(60))))', which this transport does not decode (it decodes \(decodedCodings.filter { !$0.isEmpty && $0 != "identity" }.sorted().joined(separator: ", ")))", underlying: error)
         }
         if reason == .timeout { return TransportError(.timeout, "the deadline passed", underlying: error) }
-        if case .unusableStatus(let code) = reason { return HTTPResponse.Status.unusable(code: code) }
+        if case .unusableHead(let message) = reason { return TransportError(.other, message) }
         if reason == .bodyBufferFailed {
             // The body already ends with the buffer's own error; this is what else reports it.
             return TransportError(.localFile, "the transfer was stopped: its response body could not be buffered", underlying: error)

@@ -32,8 +32,9 @@ final class TaskHandler: Sendable {
         case undecodedCoding(String)
         /// The streamed body could not be buffered (its spill file); the body carries the error.
         case bodyBufferFailed
-        /// The response's status is not a three-digit code.
-        case unusableStatus(Int)
+        /// The response's head cannot be handed on: its status is not a three-digit code, or it
+        /// has more fields than a head may have. The message says which.
+        case unusableHead(message: String)
     }
 
     private enum State: Sendable {
@@ -251,7 +252,7 @@ final class TaskHandler: Sendable {
         do {
             head = try Self.head(from: response)
         } catch {
-            cancel(reason: .unusableStatus((response as? HTTPURLResponse)?.statusCode ?? 0))
+            cancel(reason: .unusableHead(message: error.message))
             return
         }
         if let cookieStorage, let url = cookieStorage.url {

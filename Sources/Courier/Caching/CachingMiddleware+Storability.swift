@@ -8,6 +8,9 @@ extension CachingMiddleware {
     func storableVary(_ head: HTTPResponse, request: HTTPRequest, requestControl: CacheControl, context: RequestContext,
                       requestDate: Date, responseDate: Date) -> CacheVary? {
         let code = head.status.code
+        // A head past the limit every transport enforces came from elsewhere (a transport of
+        // your own, middleware): not kept, so a hit can always add its own fields.
+        guard head.headerFields.count <= HTTPFields.responseFieldLimit else { return nil }
         // No redirect: this middleware sits above the client's redirect following, so it sees one
         // only when a request follows none, and a stored one would be served unfollowed to
         // requests that do.

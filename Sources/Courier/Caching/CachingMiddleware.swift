@@ -142,7 +142,7 @@ public struct CachingMiddleware: Middleware {
         // looks in the store, waits, or refreshes in the background: nothing of its answer is stored.
         let mark = StoreMark(purges: await store.purgeCount, generation: invalidations.generation(of: key.url, namespace: key.namespace))
         var stored: CachedHTTPResponse?
-        if policy != .reloadIgnoringCache, let found = await store.entry(for: key),
+        if policy != .reloadIgnoringCache, let found = await entry(for: key),
            CacheVary(found.response.headerFields).matches(request, stored: found.varyingRequestFields, sensitive: context.sensitiveHeaders, digest: digest) {
             stored = found
         }
@@ -179,6 +179,19 @@ public struct CachingMiddleware: Middleware {
     }
 
     // MARK: - Serving from the store
+
+    /// The stored entry under `key`; an entry whose head holds more fields than a response may
+    /// have (``HTTPFields/responseFieldLimit``: one put in the store by hand, a tampered or
+    /// older store) is a miss, and is removed, so that serving it can never reach
+    /// `HTTPFields`' capacity.
+    private func entry(for key: HTTPCacheKey) async -> CachedHTTPResponse? {
+        guard let found = await store.entry(for: key) else { return nil }
+        guard found.response.headerFields.count <= HTTPFields.responseFieldLimit else {
+            await store.removeEntry(for: key)
+            return nil
+        }
+        return found
+    }
 
     /// `nil` when the stored response needs validation; else how it is served.
     private static func servesWithoutValidation(_ freshness: CacheFreshness, request: CacheControl, response: CacheControl) -> CacheOutcome? {
@@ -264,7 +277,8 @@ public struct CachingMiddleware: Middleware {
             if head.status.code == 304 {
                 await BodyReading.drain(responseBody)
                 var refreshed = validating.entry
-                refreshed.response.headerFields = StoredHeaderFields.merging(validating.entry.response.headerFields, with: head.headerFields)
+                refreshed.response.headerFields = StoredHeaderFields.merging(validating.entry.response.headerFields, with: head.headerFields,
+                                                                                     sensitive: context.sensitiveHeaders)
                 // A stored Date or Age the 304 does not replace would keep counting the entry's age
                 // from the first response: without them its age starts at this answer.
                 if !head.headerFields.has(.date) { refreshed.response.headerFields[.date] = nil }
@@ -309,7 +323,7 @@ public struct CachingMiddleware: Middleware {
         }
         let data = try await BodyReading.collect(responseBody, head: head, limit: context.maxResponseSize,
                                                  summary: RequestSummary(request, context: context))
-        let entry = CachedHTTPResponse(key: key, response: StoredHeaderFields.storable(head), body: data, requestDate: requestDate,
+        let entry = CachedHTTPResponse(key: key, response: StoredHeaderFields.storable(head, sensitive: context.sensitiveHeaders), body: data, requestDate: requestDate,
                                        responseDate: responseDate, varyingRequestFields: vary.selectingValues(of: request, sensitive: context.sensitiveHeaders, digest: CacheDigest(store: store)))
         await store(entry, unlessChangedSince: mark)
         log(.miss, key, context: context)

@@ -79,11 +79,14 @@ enum DiskCacheEntryFile {
         return metadata
     }
 
-    /// The stored response, or `nil` when the metadata holds a status or a field name that no
-    /// response can have (a file from a tampered or damaged disk).
+    /// The stored response, or `nil` when the metadata holds a status, a field name or a number
+    /// of fields that no response can have (a file from a tampered or damaged disk).
     static func response(from metadata: Metadata, body: Data) -> CachedHTTPResponse? {
         guard (100...999).contains(metadata.status), body.count == metadata.bodyLength,
-              metadata.requestDate.isFinite, metadata.responseDate.isFinite else { return nil }
+              metadata.requestDate.isFinite, metadata.responseDate.isFinite,
+              // More fields than a response may have: a tampered file (or one no transport could
+              // have produced), never served — building it could reach `HTTPFields`' capacity.
+              metadata.headerFields.count <= HTTPFields.responseFieldLimit else { return nil }
         var fields = HTTPFields()
         fields.reserveCapacity(metadata.headerFields.count)
         for pair in metadata.headerFields {

@@ -6,10 +6,10 @@ import HTTPTypes
 enum StoredHeaderFields {
     /// RFC 9111 §3.2: the stored fields, each name the `304` carries replaced by the `304`'s
     /// fields of that name — except framing fields, which describe the `304` itself.
-    static func merging(_ stored: HTTPFields, with update: HTTPFields) -> HTTPFields {
+    static func merging(_ stored: HTTPFields, with update: HTTPFields, sensitive: Set<HTTPField.Name> = []) -> HTTPFields {
         // Without sets: a 304 carries a handful of fields, and comparing names costs less than
-        // hashing them (the set-based merge was ≈ 18,000 instructions per revalidation).
-        let incoming: [HTTPField] = storable(update)
+        // hashing them.
+        let incoming: [HTTPField] = storable(update, sensitive: sensitive)
             .filter { field in !notMerged.contains { $0 == field.name } }
         var merged = stored
         merged.replace(with: incoming)
@@ -29,18 +29,21 @@ enum StoredHeaderFields {
     /// without hop-by-hop fields — `Connection`, the fields it names (but those the cache decides
     /// by: `Cache-Control`, `Vary`, `ETag`…, see ``endToEnd``), `Keep-Alive`,
     /// `Transfer-Encoding` and the like (RFC 9111 §3.1) — which described that one connection,
-    /// and without credential fields (``Redaction/isSensitive(header:extra:)``: an access token
-    /// an API rotates through a response header, a key): a store, on disk above all, never
-    /// holds a secret, and a hit never hands back an old token.
-    static func storable(_ head: HTTPResponse) -> HTTPResponse {
+    /// and without credential fields (``Redaction/isSensitive(header:extra:)``, with `sensitive`:
+    /// the client's ``APIConfiguration/sensitiveHeaders`` and what middleware added to the
+    /// context — an access token an API rotates through a response header, a key): a store, on
+    /// disk above all, never holds a secret, and a hit never hands back an old token.
+    static func storable(_ head: HTTPResponse, sensitive: Set<HTTPField.Name> = []) -> HTTPResponse {
         var stored = head
-        stored.headerFields = storable(head.headerFields)
+        stored.headerFields = storable(head.headerFields, sensitive: sensitive)
         return stored
     }
 
     /// The fields as stored: without those the method above drops.
-    static func storable(_ fields: HTTPFields) -> HTTPFields {
-        var named: [String] = []
+    static func storable(_ fields: HTTPFields, sensitive: Set<HTTPField.Name> = []) -> HTTPFields {
+        // A set: a hostile `Connection` field can name thousands of fields, each compared with
+        // every field of the head otherwise.
+        var named: Set<String> = []
         for field in fields where field.name == .connection {
             for name in field.value.split(separator: ",") {
                 let name = name.trimmingSpacesAndTabs().lowercased()
@@ -48,12 +51,12 @@ enum StoredHeaderFields {
                 // RFC 9110 §7.6.1 forbids a sender to do) would make the stored head say
                 // something else than the one judged storable and fresh (`no-cache` gone, a
                 // heuristic day instead).
-                if !Self.endToEnd.contains(name) { named.append(name) }
+                if !Self.endToEnd.contains(name) { named.insert(name) }
             }
         }
         func isDropped(_ field: HTTPField) -> Bool {
             let name = field.name.canonicalName
-            return isAlwaysDropped(name) || (!named.isEmpty && named.contains(name)) || Redaction.isSensitive(header: field.name)
+            return isAlwaysDropped(name) || (!named.isEmpty && named.contains(name)) || Redaction.isSensitive(header: field.name, extra: sensitive)
         }
         // Most heads have none of these fields: then they are stored as they are, without a copy.
         guard fields.contains(where: isDropped) else { return fields }

@@ -28,6 +28,9 @@ struct RedirectFollower: Sendable {
         // call and its task frame.
         let first = context.idleTimeout == nil ? try await transport.send(request, body: body, context: context)
                                                : try await sendHop(request, body: body, context: context)
+        // Whatever the transport (one of your own included): no middleware sees a head so large
+        // that adding a field to it would trap.
+        try TransportError.checkFieldCount(of: first.0)
         let code = first.0.status.code
         guard Self.isRedirect(code) else { return (first.0, first.1, code) }
         let policy = context.options.redirectPolicy ?? defaultPolicy
@@ -132,6 +135,7 @@ struct RedirectFollower: Sendable {
             request = nextRequest
             do {
                 (response, responseBody) = try await sendHop(request, body: body, context: context)
+                try TransportError.checkFieldCount(of: response)
             } catch var error as TransportError {
                 // The first request reached a server, which answered it: whatever this hop's
                 // failure proves about the hop, a retry would send the whole chain again, and a

@@ -156,6 +156,11 @@ struct RequestBuilder: Sendable {
         } catch {
             throw APIError.encodingFailed(request: summary, underlying: error)
         }
+        if own.count > HTTPFields.responseFieldLimit - fields.count {
+            // Middleware adds a few fields below; `HTTPFields` traps past 65,534.
+            let error = InvalidHeaderError(name: "(all)", reason: "the request has \(own.count + fields.count) header fields; at most \(HTTPFields.responseFieldLimit) are sent")
+            throw APIError.encodingFailed(request: summary, underlying: error)
+        }
         if !own.isEmpty {
             for field in own { fields[field.name] = nil }
             fields.append(contentsOf: own)

@@ -100,6 +100,13 @@ enum FaultRoute {
             var fields: [(String, String)] = []
             for index in 0..<int("n", 20_000) { fields.append(("X-H\(index)", "v")) }
             return .respond(headList(200, fields + [("Content-Length", "0")]), after: .keepOpen)
+        case "/folded-cookies":
+            // `lines` Set-Cookie lines (default 3), each `n` empty cookies long (`a=,a=,…`,
+            // default 23,000): URLSession on Linux folds them into one value, which splits back
+            // into more fields than a head may have.
+            let line = Array(repeating: "a=", count: int("n", 23_000)).joined(separator: ",")
+            let fields = Array(repeating: ("Set-Cookie", line), count: int("lines", 3))
+            return .respond(headList(200, fields + [("Content-Length", "0")]), after: .keepOpen)
         case "/location":
             return .respond(headList(302, [("Location", text("to") ?? ""), ("Content-Length", "0")]), after: .keepOpen)
         default:

@@ -226,7 +226,7 @@ public struct InterceptorMiddleware: Middleware {
             // it) keeps its head as it is: a HEAD's Content-Length is the size asked about.
             if data.isEmpty, replaced.isEmpty { return (response, body == nil ? nil : HTTPBody()) }
             var response = response
-            response.headerFields[.contentLength] = String(replaced.count)
+            response.headerFields.replace(.contentLength, with: String(replaced.count))
             return (response, HTTPBody(replaced))
         }
     }
