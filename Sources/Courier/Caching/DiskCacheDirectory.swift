@@ -49,7 +49,8 @@ struct DiskCacheDirectory: Sendable {
     /// listing the directory, without opening the others (``entryNames(withPrefixes:)``).
     /// 128 bits of each digest are plenty: a reader checks the key stored in the file.
     ///
-    /// Before, names were the whole key's digest; entries with such names are never looked up
+    /// Before, names were the whole key's digest, and then the digest of a key text without
+    /// length prefixes (``HTTPCacheKey/text``); entries with such names are never looked up
     /// again and go the way of the least recently used ones.
     static func fileName(for key: HTTPCacheKey) -> String {
         namePrefix(forURL: key.url) + String(SHA256.hex(key.text).prefix(namePrefixLength)) + entryExtension

@@ -98,7 +98,9 @@ extension HTTPCacheStore {
     }
 
     /// Removes every entry stored by one namespace (one client, tenant or user), as at logout.
+    /// Namespaces are compared by their UTF-8 bytes, as keys are (``HTTPCacheKey``): purging
+    /// `"é"` (U+00E9) leaves the entries of `"e\u{301}"` alone.
     public func removeEntries(inNamespace namespace: String) async {
-        await removeEntries { $0.namespace == namespace }
+        await removeEntries { $0.namespace.hasSameUTF8(as: namespace) }
     }
 }
