@@ -21,8 +21,11 @@ import Foundation
 ///   this format, or filed under another key's name reads as `nil` and is removed.
 /// - **Sharing is safe.** Several stores, in one process or many, may use one directory: every
 ///   change is a rename or an unlink, and each store tolerates files vanishing under it.
-/// - **Owner-only.** The directory is created with mode `0700` and files with `0600` (an
-///   existing directory of this user's that is open to others is tightened to `0700`). File
+/// - **Owner-only.** The directory is created with mode `0700` and files with `0600`. An
+///   existing directory of this user's that is open to others is tightened to `0700` and
+///   purged (its entries and key file removed; a new key): what another user planted there is
+///   never served. A file that is not this user's, or that others may write, is removed when
+///   met, never read. File
 ///   names are the first 128 bits of the SHA-256 digests of the URL and of the whole key (so a
 ///   URL's entries are found without opening the others), and keys
 ///   hold credentials only as HMAC-SHA-256 digests under a random key kept in the directory
@@ -64,11 +67,12 @@ public final class DiskCacheStore: HTTPCacheStore {
 
     /// Creates a store in `directory`, which is created (mode `0700`) at the first write if it
     /// does not exist. Entries already in it are used — if the directory is this user's: one
-    /// that is a symbolic link, or belongs to another user, is never read or written (the
-    /// store then keeps nothing), and one of this user's open to others is tightened to `0700`.
-    /// Put it in a place only you can write to (the caches folder): in a shared one such as
-    /// `/tmp` the checks run before each use, but another user could still swap the path
-    /// between a check and the use that follows it.
+    /// that is a symbolic link, or belongs to another user, is never read, written or emptied
+    /// (the store then keeps nothing), and one of this user's open to others is tightened to
+    /// `0700` and purged first (entries, key file). Put it in a place only you can write to
+    /// (the caches folder): in a shared one such as `/tmp` the checks run before each use and
+    /// removals never follow a link in place of the directory, but another user could still
+    /// swap the path between a check and the read or write that follows it.
     ///
     /// - Parameters:
     ///   - directory: a file URL of a directory for this cache alone (other files in it are
@@ -117,8 +121,11 @@ public final class DiskCacheStore: HTTPCacheStore {
                 return
             }
             // A directory emptied under the store (a purge of the caches folder) gets the key
-            // back, so what is written now is found after a relaunch.
-            if let key = self.loadedDigestKey.withLock({ $0 }) { files.restoreDigestKey(key) }
+            // back, so what is written now is found after a relaunch. When the directory holds
+            // another key (a tightened directory got a new one), the store takes that one.
+            if let key = self.loadedDigestKey.withLock({ $0 }), let held = files.restoreDigestKey(key), held != key {
+                self.loadedDigestKey.withLock { $0 = held }
+            }
             let added = head.count + entry.bytes.count - replaced
             let overLimit = self.estimatedBytes.withLock { estimate -> Bool in
                 guard let bytes = estimate else { return true }
@@ -129,13 +136,17 @@ public final class DiskCacheStore: HTTPCacheStore {
         }
     }
 
-    /// Removes the entry stored under `key`, if any.
+    /// Removes the entry stored under `key`, if any. Nothing is removed from a directory the
+    /// store may not use (a symbolic link, another user's), as nothing is read from it.
     public func removeEntry(for key: HTTPCacheKey) async {
-        await perform { self.remove(DiskCacheDirectory.fileName(for: key)) }
+        await perform { [files] in
+            guard files.isTrusted() else { return }
+            self.remove(DiskCacheDirectory.fileName(for: key))
+        }
     }
 
     /// Removes every entry whose key matches `predicate`, reading only each file's metadata.
-    /// Damaged files are removed too.
+    /// Damaged files, and files that are not this user's alone, are removed too.
     public func removeEntries(where predicate: @escaping @Sendable (HTTPCacheKey) -> Bool) async {
         purges.withLock { $0 += 1 }
         await invalidateEntries(where: predicate)
@@ -149,6 +160,7 @@ public final class DiskCacheStore: HTTPCacheStore {
     public func invalidateEntries(forURLs urls: Set<String>, where predicate: @escaping @Sendable (HTTPCacheKey) -> Bool) async {
         let prefixes = Set(urls.map(DiskCacheDirectory.namePrefix(forURL:)))
         await perform { [files] in
+            guard files.isTrusted() else { return }
             for name in files.entryNames(withPrefixes: prefixes) {
                 switch files.readEntry(name, body: false, maxFileSize: .max, touch: false) {
                 case .missing:
@@ -166,24 +178,19 @@ public final class DiskCacheStore: HTTPCacheStore {
     /// without counting a purge (see ``HTTPCacheStore/invalidateEntries(where:)``).
     public func invalidateEntries(where predicate: @escaping @Sendable (HTTPCacheKey) -> Bool) async {
         await perform { [files] in
-            for file in files.scan() where !file.isTemporary {
-                switch files.readEntry(file.name, body: false, maxFileSize: .max, touch: false) {
-                case .missing:
-                    continue
-                case .unusable:
-                    self.remove(file.name)
-                case let .found(metadata, _):
-                    if predicate(metadata.key) { self.remove(file.name) }
-                }
-            }
+            guard files.isTrusted() else { return }
+            self.removeMatching(predicate)
         }
     }
 
     /// Removes every entry, and the temporary files of writes in progress (those writes are
-    /// then dropped), leaving the directory empty of cache files.
+    /// then dropped), leaving the directory empty of cache files but for the digest key. A
+    /// directory the store may not use (a symbolic link, another user's) is left as it is:
+    /// nothing is removed through a link.
     public func removeAll() async {
         purges.withLock { $0 += 1 }
         await perform { [files] in
+            guard files.isTrusted() else { return }
             for file in files.scan() { files.removeFile(file.name) }
             self.estimatedBytes.withLock { $0 = 0 }
         }
@@ -193,6 +200,21 @@ public final class DiskCacheStore: HTTPCacheStore {
     public var purgeCount: Int { purges.withLock { $0 } }
 
     // MARK: Internals
+
+    /// Removes the entries whose key matches `predicate` (reading each file's metadata), and
+    /// files that are damaged or not the store's own. Runs on the store's queue.
+    private func removeMatching(_ predicate: (HTTPCacheKey) -> Bool) {
+        for file in files.scan() where !file.isTemporary {
+            switch files.readEntry(file.name, body: false, maxFileSize: .max, touch: false) {
+            case .missing:
+                continue
+            case .unusable:
+                remove(file.name)
+            case let .found(metadata, _):
+                if predicate(metadata.key) { remove(file.name) }
+            }
+        }
+    }
 
     private func remove(_ name: String) {
         guard let size = files.removeFile(name) else { return }
@@ -235,15 +257,19 @@ public final class DiskCacheStore: HTTPCacheStore {
     }
 
     /// The key of the digests of secrets in keys (``HTTPCacheStore/digestKey``): 32 random bytes
-    /// kept in the directory as `.digest-key` (mode `0600`), read — or, when missing or damaged,
-    /// written — the first time a secret is digested, then kept in memory. Stores sharing the
-    /// directory, in this process or others, agree on it. When the directory can keep none (not
-    /// this user's, read-only, a failing disk), each call gives a new random key: entries are
-    /// then misses, never keyed by a plain digest. The key survives ``removeAll()`` (other
-    /// stores sharing the directory go on using it) and is written again if the directory is
-    /// emptied under the store.
+    /// kept in the directory as `.digest-key` (mode `0600`), read — or, when missing, damaged,
+    /// not this user's or open to others, written — the first time a secret is digested, then
+    /// kept in memory. Stores sharing the directory, in this process or others, agree on it.
+    /// When the directory can keep none (not this user's, read-only, a failing disk), each call
+    /// gives a new random key: entries are then misses, never keyed by a plain digest. The key
+    /// survives ``removeAll()`` (other stores sharing the directory go on using it) and is
+    /// written again if the directory is emptied under the store. A directory that had to be
+    /// tightened gets a new key; a store that had read the old one takes the new one at its next
+    /// write.
     ///
-    /// The one read (or write) of the key file happens on the calling thread, under a lock.
+    /// The one read (or write) of the key file happens on the calling thread, under a lock —
+    /// with the tightening and purge of a directory open to others, when this read is the
+    /// first to find it so.
     public var digestKey: [UInt8]? {
         loadedDigestKey.withLock { loaded in
             if let loaded { return loaded }
