@@ -14,8 +14,9 @@ import Darwin
 ///
 /// Entries are `<64 hex digits>.cache` files (see ``DiskCacheEntryFile`` and
 /// ``fileName(for:)``); writes go to
-/// `.tmp-<UUID>` files in the same directory, renamed into place when complete. Beside them is
-/// `.digest-key` (``digestKey()``). Any other file in the directory is left alone.
+/// `.tmp-<UUID>` files in the same directory, renamed into place when complete. Beside them are
+/// `.digest-key` (``digestKey()``) and `.purge-generation` (``purgeGeneration()``). Any other
+/// file in the directory is left alone.
 ///
 /// A file is read only when it is this process's user's and no one else may write it (checked
 /// on the open descriptor, ``isOwnFile(_:)``): another local user who could write to the
@@ -45,6 +46,8 @@ struct DiskCacheDirectory: Sendable {
     static let temporaryPrefix = ".tmp-"
     /// The file that holds the key of the directory's digests (see ``digestKey()``).
     static let digestKeyName = ".digest-key"
+    /// The file that holds the directory's purge generation (see ``purgeGeneration()``).
+    static let purgeGenerationName = ".purge-generation"
 
     let path: String
 
@@ -104,7 +107,8 @@ struct DiskCacheDirectory: Sendable {
     /// others: whoever could write to it may have planted entries, temporary files, a key file
     /// whose key they know, or hard links to files of this user's. Entries and temporary files
     /// are removed, a key file is replaced by a new random key (stores that had read the old
-    /// one take the new one at their next write, ``restoreDigestKey(_:)``).
+    /// one take the new one at their next write, ``restoreDigestKey(_:)``) and the purge
+    /// generation is replaced, so no response under way is stored afterwards.
     ///
     /// The directory is examined and changed through a descriptor opened without following a
     /// link: a link swapped in after ``isTrusted()`` looked is neither changed nor trusted.
@@ -122,6 +126,7 @@ struct DiskCacheDirectory: Sendable {
         if unlinkat(directory, Self.digestKeyName, 0) == 0 {
             _ = linkFile(Self.digestKeyName, holding: CacheDigest.randomKey())
         }
+        replacePurgeGeneration()
         return true
     }
 
@@ -132,15 +137,16 @@ struct DiskCacheDirectory: Sendable {
         status.kind == .regular && status.owner == geteuid() && status.permissions & 0o022 == 0
     }
 
-    /// Whether a small file of the store's (the digest key) may be read: as ``isOwnFile(_:)``,
-    /// and readable by no one else either — a key others could read is no secret.
+    /// Whether a small file of the store's (the digest key, the purge generation) may be read:
+    /// as ``isOwnFile(_:)``, and readable by no one else either — a key others could read is
+    /// no secret.
     private static func isPrivateFile(_ status: Status) -> Bool {
         isOwnFile(status) && status.permissions & 0o077 == 0
     }
 
-    // MARK: Digest key
+    // MARK: Digest key and purge generation
 
-    /// What a small file of the store's (``digestKeyName``) holds.
+    /// What a small file of the store's (``digestKeyName``, ``purgeGenerationName``) holds.
     private enum SmallFile {
         case contents(Data)
         /// No file (or no directory).
@@ -196,6 +202,56 @@ struct DiskCacheDirectory: Sendable {
             }
         }
         return nil
+    }
+
+    /// The directory's purge generation: 8 random bytes in ``purgeGenerationName`` (mode
+    /// `0600`), replaced at every purge through any store on the directory, in any process
+    /// (``replacePurgeGeneration()``). ``DiskCacheStore/purgeCount`` is made from it, so a purge
+    /// through one store stops the responses under way through every other from being stored.
+    ///
+    /// A missing file is created, with a new random generation, and the directory with it: a
+    /// directory removed and made again (the system purged the caches folder) never shows a
+    /// generation read before. `nil` when the directory is not trusted or the file can be
+    /// neither read nor written.
+    func purgeGeneration() -> UInt64? {
+        guard isTrusted() else { return nil }
+        for _ in 0..<3 {
+            switch readSmallFile(Self.purgeGenerationName, size: 8) {
+            case .contents(let data): return data.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            case .unreadable: return nil
+            case .damaged: removeFile(Self.purgeGenerationName)
+            case .missing: break
+            }
+            guard createDirectory() else { return nil }
+            let generation = UInt64.random(in: .min ... .max)
+            switch linkFile(Self.purgeGenerationName, holding: Self.bytes(of: generation)) {
+            case true?: return generation
+            case false?: continue   // another store linked one first: read it
+            case nil: return nil
+            }
+        }
+        return nil
+    }
+
+    /// Gives the directory a new purge generation (``purgeGeneration()``): a new file renamed
+    /// over the old one, so that readers find the old generation or the new one, never none.
+    /// When the new one cannot be written (a full disk), the old file is removed instead and the
+    /// next reader draws a new generation: either way no store reads the old one again.
+    func replacePurgeGeneration() {
+        let temporary = filePath(Self.temporaryPrefix + UUID().uuidString)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        if descriptor >= 0 {
+            let written = Self.writeAll(descriptor, Self.bytes(of: UInt64.random(in: .min ... .max))) && fsync(descriptor) == 0
+            close(descriptor)
+            if written, rename(temporary, filePath(Self.purgeGenerationName)) == 0 { return }
+            unlink(temporary)
+        }
+        removeFile(Self.purgeGenerationName)
+    }
+
+    /// `value` as 8 bytes, most significant first.
+    private static func bytes(of value: UInt64) -> [UInt8] {
+        (0..<8).map { UInt8(truncatingIfNeeded: value >> (56 - 8 * UInt64($0))) }
     }
 
     /// Links a new file `name` holding `bytes` into place (mode `0600`): `true` when linked,

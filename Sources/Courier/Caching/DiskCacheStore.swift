@@ -21,6 +21,11 @@ import Foundation
 ///   this format, or filed under another key's name reads as `nil` and is removed.
 /// - **Sharing is safe.** Several stores, in one process or many, may use one directory: every
 ///   change is a rename or an unlink, and each store tolerates files vanishing under it.
+/// - **Purges reach every store on the directory.** A purge (``removeAll()``,
+///   ``removeEntries(where:)``) replaces the directory's purge generation, and ``purgeCount``
+///   is made from it: a response under way through any store on the directory — in this
+///   process or another (an app and its extension) — is not stored by ``CachingMiddleware``
+///   after a purge through any of them (see ``purgeCount`` for the limits).
 /// - **Owner-only.** The directory is created with mode `0700` and files with `0600`. An
 ///   existing directory of this user's that is open to others is tightened to `0700` and
 ///   purged (its entries and key file removed; a new key): what another user planted there is
@@ -56,7 +61,9 @@ public final class DiskCacheStore: HTTPCacheStore {
     /// Whether an eviction pass is running, so that concurrent writes do not list the
     /// directory several times over.
     private let evicting = Locked(false)
-    /// How many purges this store has had (counted when one starts).
+    /// How many purges this store has had (counted when one starts); part of ``purgeCount``,
+    /// so that a purge is seen in this process even when the directory's generation cannot be
+    /// replaced.
     private let purges = Locked(0)
     /// The key of the digests of secrets, once read from (or written to) the directory.
     private let loadedDigestKey = Locked<[UInt8]?>(nil)
@@ -65,14 +72,15 @@ public final class DiskCacheStore: HTTPCacheStore {
     private static let temporaryFileLifetime: TimeInterval = 60
     private static let queue = DispatchQueue(label: "Courier.DiskCacheStore", qos: .utility, attributes: .concurrent)
 
-    /// Creates a store in `directory`, which is created (mode `0700`) at the first write if it
-    /// does not exist. Entries already in it are used — if the directory is this user's: one
-    /// that is a symbolic link, or belongs to another user, is never read, written or emptied
-    /// (the store then keeps nothing), and one of this user's open to others is tightened to
-    /// `0700` and purged first (entries, key file). Put it in a place only you can write to
-    /// (the caches folder): in a shared one such as `/tmp` the checks run before each use and
-    /// removals never follow a link in place of the directory, but another user could still
-    /// swap the path between a check and the read or write that follows it.
+    /// Creates a store in `directory`, which is created (mode `0700`) at the first write, or
+    /// the first read of ``purgeCount``, if it does not exist. Entries already in it are used —
+    /// if the directory is this user's: one that is a symbolic link, or belongs to another
+    /// user, is never read, written or emptied (the store then keeps nothing), and one of this
+    /// user's open to others is tightened to `0700` and purged first (entries, key file). Put it
+    /// in a place only you can write to (the caches folder): in a shared one such as `/tmp` the
+    /// checks run before each use and removals never follow a link in place of the directory,
+    /// but another user could still swap the path between a check and the read or write that
+    /// follows it.
     ///
     /// - Parameters:
     ///   - directory: a file URL of a directory for this cache alone (other files in it are
@@ -145,11 +153,18 @@ public final class DiskCacheStore: HTTPCacheStore {
         }
     }
 
-    /// Removes every entry whose key matches `predicate`, reading only each file's metadata.
-    /// Damaged files, and files that are not this user's alone, are removed too.
+    /// Removes every entry whose key matches `predicate`, reading only each file's metadata,
+    /// and counts a purge: the directory gets a new purge generation first (see
+    /// ``purgeCount``). Damaged files, and files that are not this user's alone, are removed too.
     public func removeEntries(where predicate: @escaping @Sendable (HTTPCacheKey) -> Bool) async {
         purges.withLock { $0 += 1 }
-        await invalidateEntries(where: predicate)
+        await perform { [files] in
+            guard files.isTrusted() else { return }
+            // Before the entries go: a store that writes after this reads the new generation
+            // and removes what it wrote; one that wrote before has its entry removed below.
+            files.replacePurgeGeneration()
+            self.removeMatching(predicate)
+        }
     }
 
     /// Removes the entries of `urls` whose key matches `predicate`, without counting a purge
@@ -184,20 +199,45 @@ public final class DiskCacheStore: HTTPCacheStore {
     }
 
     /// Removes every entry, and the temporary files of writes in progress (those writes are
-    /// then dropped), leaving the directory empty of cache files but for the digest key. A
-    /// directory the store may not use (a symbolic link, another user's) is left as it is:
-    /// nothing is removed through a link.
+    /// then dropped), leaving the directory empty of cache files but for the digest key and the
+    /// new purge generation (see ``purgeCount``). A directory the store may not use (a symbolic
+    /// link, another user's) is left as it is: nothing is removed through a link.
     public func removeAll() async {
         purges.withLock { $0 += 1 }
         await perform { [files] in
             guard files.isTrusted() else { return }
+            // Before the entries go, as in `removeEntries(where:)`.
+            files.replacePurgeGeneration()
             for file in files.scan() { files.removeFile(file.name) }
             self.estimatedBytes.withLock { $0 = 0 }
         }
     }
 
-    /// How many purges (``removeAll()``, ``removeEntries(where:)``) this store has had.
-    public var purgeCount: Int { purges.withLock { $0 } }
+    /// A number that changes at every purge (``removeAll()``, ``removeEntries(where:)``)
+    /// through any store on this directory, in this process or another: the directory's purge
+    /// generation (a random 64-bit value in `.purge-generation`, mode `0600`, replaced by each
+    /// purge) plus this store's own count of purges. Compare it only for equality:
+    /// ``CachingMiddleware`` reads it before a request goes out and stores nothing from that
+    /// request if it changed meanwhile.
+    ///
+    /// What holds across stores and processes: a purge replaces the generation before it
+    /// removes the entries, and the middleware reads the generation again after each write, so
+    /// a response under way through another store is either not written or removed again. Not
+    /// covered: a store of another directory, a directory the purging store may not use, and —
+    /// when the disk cannot take the new generation and the old file cannot be removed either —
+    /// other stores (this store still sees its own purge). A missing directory or generation
+    /// file (the system purged the caches folder) reads as a new random generation, so a
+    /// request under way then is not stored either.
+    ///
+    /// Reading it reads the generation file, on the store's queue (and creates the directory
+    /// and the file when they are missing).
+    public var purgeCount: Int {
+        get async {
+            let own = purges.withLock { $0 }
+            let shared = await perform { [files] in files.purgeGeneration() ?? 0 }
+            return Int(truncatingIfNeeded: shared) &+ own
+        }
+    }
 
     // MARK: Internals
 
