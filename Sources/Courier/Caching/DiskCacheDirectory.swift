@@ -14,8 +14,14 @@ import Darwin
 ///
 /// Entries are `<64 hex digits>.cache` files (see ``DiskCacheEntryFile`` and
 /// ``fileName(for:)``); writes go to
-/// `.tmp-<UUID>` files in the same directory, renamed into place when complete. Any other file
-/// in the directory is left alone.
+/// `.tmp-<UUID>` files in the same directory, renamed into place when complete. Beside them are
+/// `.digest-key` (``digestKey()``) and `.purge-generation` (``purgeGeneration()``). Any other
+/// file in the directory is left alone.
+///
+/// A file is read only when it is this process's user's and no one else may write it (checked
+/// on the open descriptor, ``isOwnFile(_:)``): another local user who could write to the
+/// directory once — before it was tightened, or through an older release that tightened it
+/// without purging — may have planted files in it.
 struct DiskCacheDirectory: Sendable {
     /// One file found by ``scan()``.
     struct File {
@@ -40,6 +46,8 @@ struct DiskCacheDirectory: Sendable {
     static let temporaryPrefix = ".tmp-"
     /// The file that holds the key of the directory's digests (see ``digestKey()``).
     static let digestKeyName = ".digest-key"
+    /// The file that holds the directory's purge generation (see ``purgeGeneration()``).
+    static let purgeGenerationName = ".purge-generation"
 
     let path: String
 
@@ -49,7 +57,8 @@ struct DiskCacheDirectory: Sendable {
     /// listing the directory, without opening the others (``entryNames(withPrefixes:)``).
     /// 128 bits of each digest are plenty: a reader checks the key stored in the file.
     ///
-    /// Before, names were the whole key's digest; entries with such names are never looked up
+    /// Before, names were the whole key's digest, and then the digest of a key text without
+    /// length prefixes (``HTTPCacheKey/text``); entries with such names are never looked up
     /// again and go the way of the least recently used ones.
     static func fileName(for key: HTTPCacheKey) -> String {
         namePrefix(forURL: key.url) + String(SHA256.hex(key.text).prefix(namePrefixLength)) + entryExtension
@@ -73,11 +82,12 @@ struct DiskCacheDirectory: Sendable {
 
     /// Whether the directory may be used: missing (it is created `0700`), or a directory —
     /// not a symbolic link to one — owned by this process's user. One open to others is
-    /// tightened to `0700` first. In a shared place such as `/tmp`, another user could otherwise
-    /// create the directory first (or a link to theirs) and plant entries it would serve.
+    /// tightened to `0700` and purged first (``tighten()``). In a shared place such as `/tmp`,
+    /// another user could otherwise create the directory first (or a link to theirs) and plant
+    /// entries it would serve.
     ///
-    /// Made before every read and write of the store: the directory can be removed under the
-    /// store (a purge of the caches folder) and made again by someone else.
+    /// Made before every read, write and removal of the store: the directory can be removed
+    /// under the store (a purge of the caches folder) and made again by someone else.
     func isTrusted() -> Bool {
         switch Self.look(at: path) {
         case .missing:
@@ -89,18 +99,60 @@ struct DiskCacheDirectory: Sendable {
             return false
         case .found(let status):
             guard status.kind == .directory, status.owner == geteuid() else { return false }
-            return status.permissions & 0o077 == 0 || chmod(path, 0o700) == 0
+            return status.permissions & 0o077 == 0 || tighten()
         }
     }
 
-    // MARK: Digest key
+    /// Makes the directory owner-only (`0700`) and purges it, when it is this user's and open to
+    /// others: whoever could write to it may have planted entries, temporary files, a key file
+    /// whose key they know, or hard links to files of this user's. Entries and temporary files
+    /// are removed, a key file is replaced by a new random key (stores that had read the old
+    /// one take the new one at their next write, ``restoreDigestKey(_:)``) and the purge
+    /// generation is replaced, so no response under way is stored afterwards.
+    ///
+    /// The directory is examined and changed through a descriptor opened without following a
+    /// link: a link swapped in after ``isTrusted()`` looked is neither changed nor trusted.
+    /// When two stores tighten at once, the second finds `0700` and purges nothing more.
+    private func tighten() -> Bool {
+        let directory = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard directory >= 0 else { return false }
+        defer { close(directory) }
+        guard let status = Self.status(of: directory), status.kind == .directory, status.owner == geteuid() else { return false }
+        guard status.permissions & 0o077 != 0 else { return true }
+        guard fchmod(directory, 0o700) == 0 else { return false }
+        for name in listing() where name.hasPrefix(Self.temporaryPrefix) || Self.isEntryName(name) {
+            unlinkat(directory, name, 0)
+        }
+        if unlinkat(directory, Self.digestKeyName, 0) == 0 {
+            _ = linkFile(Self.digestKeyName, holding: CacheDigest.randomKey())
+        }
+        replacePurgeGeneration()
+        return true
+    }
 
-    /// What ``digestKeyName`` holds.
-    private enum KeyFile {
-        case key([UInt8])
+    /// Whether a file (examined through its open descriptor) may be read as the store's own:
+    /// owned by this process's user and writable by no one else. The store writes every file
+    /// `0600`; another user's file, or one others may rewrite, may hold anything they chose.
+    static func isOwnFile(_ status: Status) -> Bool {
+        status.kind == .regular && status.owner == geteuid() && status.permissions & 0o022 == 0
+    }
+
+    /// Whether a small file of the store's (the digest key, the purge generation) may be read:
+    /// as ``isOwnFile(_:)``, and readable by no one else either — a key others could read is
+    /// no secret.
+    private static func isPrivateFile(_ status: Status) -> Bool {
+        isOwnFile(status) && status.permissions & 0o077 == 0
+    }
+
+    // MARK: Digest key and purge generation
+
+    /// What a small file of the store's (``digestKeyName``, ``purgeGenerationName``) holds.
+    private enum SmallFile {
+        case contents(Data)
         /// No file (or no directory).
         case missing
-        /// Not a 32-byte regular file: a link, another size.
+        /// Not a regular file of the expected size that is this user's and private to them
+        /// (``isPrivateFile(_:)``): a link, another size, another user's, open to others.
         case damaged
         /// It could not be read (too many open files, an I/O error): left alone.
         case unreadable
@@ -108,21 +160,21 @@ struct DiskCacheDirectory: Sendable {
 
     /// The key of the directory's digests of secrets (``DiskCacheStore/digestKey``): read from
     /// ``digestKeyName``, or drawn at random and linked into place whole (mode `0600`) when
-    /// there is none or it is damaged. Stores sharing the directory agree: when two create it
-    /// at once, one link wins and the other store reads the winner's key. `nil` when the
-    /// directory is not trusted or the key can be neither read nor written.
+    /// there is none or it is damaged (or not this user's alone). Stores sharing the directory
+    /// agree: when two create it at once, one link wins and the other store reads the winner's
+    /// key. `nil` when the directory is not trusted or the key can be neither read nor written.
     func digestKey() -> [UInt8]? {
         guard isTrusted() else { return nil }
         for _ in 0..<3 {
-            switch readKeyFile() {
-            case .key(let key): return key
+            switch readSmallFile(Self.digestKeyName, size: 32) {
+            case .contents(let data): return Array(data)
             case .unreadable: return nil
-            case .damaged: unlink(filePath(Self.digestKeyName))
+            case .damaged: removeFile(Self.digestKeyName)
             case .missing: break
             }
             guard createDirectory() else { return nil }
             let key = CacheDigest.randomKey()
-            switch linkKeyFile(key) {
+            switch linkFile(Self.digestKeyName, holding: key) {
             case true?: return key
             case false?: continue   // another store linked one first: read it
             case nil: return nil
@@ -131,29 +183,95 @@ struct DiskCacheDirectory: Sendable {
         return nil
     }
 
-    /// Writes `key` back when the key file is missing (the directory was emptied under the store).
-    func restoreDigestKey(_ key: [UInt8]) {
-        guard case .missing = readKeyFile() else { return }
-        _ = linkKeyFile(key)
+    /// The key the directory holds now, after writing `key` back if the key file is missing
+    /// (the directory was emptied under the store) or damaged: `key`, or the directory's other
+    /// key — one another store linked first, or the new one a tightened directory got
+    /// (``tighten()``). `nil` when the file can be neither read nor written.
+    func restoreDigestKey(_ key: [UInt8]) -> [UInt8]? {
+        for _ in 0..<2 {
+            switch readSmallFile(Self.digestKeyName, size: 32) {
+            case .contents(let data): return Array(data)
+            case .unreadable: return nil
+            case .damaged: removeFile(Self.digestKeyName)
+            case .missing: break
+            }
+            switch linkFile(Self.digestKeyName, holding: key) {
+            case true?: return key
+            case false?: continue   // another store linked one first: read it
+            case nil: return nil
+            }
+        }
+        return nil
     }
 
-    /// Links a new key file holding `key` into place: `true` when linked, `false` when a file
-    /// is there already, `nil` when it could not be written.
-    private func linkKeyFile(_ key: [UInt8]) -> Bool? {
+    /// The directory's purge generation: 8 random bytes in ``purgeGenerationName`` (mode
+    /// `0600`), replaced at every purge through any store on the directory, in any process
+    /// (``replacePurgeGeneration()``). ``DiskCacheStore/purgeCount`` is made from it, so a purge
+    /// through one store stops the responses under way through every other from being stored.
+    ///
+    /// A missing file is created, with a new random generation, and the directory with it: a
+    /// directory removed and made again (the system purged the caches folder) never shows a
+    /// generation read before. `nil` when the directory is not trusted or the file can be
+    /// neither read nor written.
+    func purgeGeneration() -> UInt64? {
+        guard isTrusted() else { return nil }
+        for _ in 0..<3 {
+            switch readSmallFile(Self.purgeGenerationName, size: 8) {
+            case .contents(let data): return data.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            case .unreadable: return nil
+            case .damaged: removeFile(Self.purgeGenerationName)
+            case .missing: break
+            }
+            guard createDirectory() else { return nil }
+            let generation = UInt64.random(in: .min ... .max)
+            switch linkFile(Self.purgeGenerationName, holding: Self.bytes(of: generation)) {
+            case true?: return generation
+            case false?: continue   // another store linked one first: read it
+            case nil: return nil
+            }
+        }
+        return nil
+    }
+
+    /// Gives the directory a new purge generation (``purgeGeneration()``): a new file renamed
+    /// over the old one, so that readers find the old generation or the new one, never none.
+    /// When the new one cannot be written (a full disk), the old file is removed instead and the
+    /// next reader draws a new generation: either way no store reads the old one again.
+    func replacePurgeGeneration() {
+        let temporary = filePath(Self.temporaryPrefix + UUID().uuidString)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        if descriptor >= 0 {
+            let written = Self.writeAll(descriptor, Self.bytes(of: UInt64.random(in: .min ... .max))) && fsync(descriptor) == 0
+            close(descriptor)
+            if written, rename(temporary, filePath(Self.purgeGenerationName)) == 0 { return }
+            unlink(temporary)
+        }
+        removeFile(Self.purgeGenerationName)
+    }
+
+    /// `value` as 8 bytes, most significant first.
+    private static func bytes(of value: UInt64) -> [UInt8] {
+        (0..<8).map { UInt8(truncatingIfNeeded: value >> (56 - 8 * UInt64($0))) }
+    }
+
+    /// Links a new file `name` holding `bytes` into place (mode `0600`): `true` when linked,
+    /// `false` when a file is there already, `nil` when it could not be written.
+    private func linkFile(_ name: String, holding bytes: [UInt8]) -> Bool? {
         let temporary = filePath(Self.temporaryPrefix + UUID().uuidString)
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { return nil }
         defer { unlink(temporary) }
-        let written = Self.writeAll(descriptor, key) && fsync(descriptor) == 0
+        let written = Self.writeAll(descriptor, bytes) && fsync(descriptor) == 0
         close(descriptor)
         guard written else { return nil }
-        if link(temporary, filePath(Self.digestKeyName)) == 0 { return true }
+        if link(temporary, filePath(name)) == 0 { return true }
         return errno == EEXIST ? false : nil
     }
 
-    /// The key file, opened as entries are (no link followed, no FIFO waited on).
-    private func readKeyFile() -> KeyFile {
-        let descriptor = open(filePath(Self.digestKeyName), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+    /// The small file `name`, opened as entries are (no link followed, no FIFO waited on), when
+    /// it is a private file of this user's (``isPrivateFile(_:)``) of exactly `size` bytes.
+    private func readSmallFile(_ name: String, size: Int) -> SmallFile {
+        let descriptor = open(filePath(name), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
             switch errno {
             case ENOENT, ENOTDIR: return .missing
@@ -162,17 +280,16 @@ struct DiskCacheDirectory: Sendable {
             }
         }
         defer { close(descriptor) }
-        let size = lseek(descriptor, 0, SEEK_END)
-        guard size >= 0, lseek(descriptor, 0, SEEK_SET) == 0 else { return .damaged }   // a FIFO, a socket
-        guard size == 32 else { return .damaged }
-        guard let data = Self.readExactly(descriptor, count: 32) else { return .unreadable }
-        return .key(Array(data))
+        guard let status = Self.status(of: descriptor), Self.isPrivateFile(status), status.size == size else { return .damaged }
+        guard let data = Self.readExactly(descriptor, count: size) else { return .unreadable }
+        return .contents(data)
     }
 
     // MARK: Reading
 
     /// Reads the entry file `name`: its metadata always, its body when `body` is true. A file
-    /// larger than `maxFileSize` is ``ReadResult/unusable``. With `touch`, a complete entry's
+    /// larger than `maxFileSize`, or that is not the store's own (``isOwnFile(_:)``), is
+    /// ``ReadResult/unusable``. With `touch`, a complete entry's
     /// modification time is set to now (the store's least-recently-used clock).
     func readEntry(_ name: String, body: Bool, maxFileSize: Int, touch: Bool) -> ReadResult {
         // O_NOFOLLOW and O_NONBLOCK: a symbolic link or a FIFO under an entry's name is
@@ -180,11 +297,11 @@ struct DiskCacheDirectory: Sendable {
         let descriptor = open(filePath(name), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard descriptor >= 0 else { return errno == ENOENT || errno == ENOTDIR ? .missing : .unusable }
         defer { close(descriptor) }
-        // The size of what was opened by seeking to its end (a FIFO or socket cannot seek);
-        // a directory fails at the first read.
-        let end = lseek(descriptor, 0, SEEK_END)
-        guard end >= 0, lseek(descriptor, 0, SEEK_SET) == 0 else { return .unusable }
-        let fileSize = Int(end)
+        // What was opened, whatever the name points to by now: a regular file (not a FIFO, a
+        // socket or a directory) of this user's that no one else may write. Another user's
+        // file is unusable — removed by the store, never served.
+        guard let status = Self.status(of: descriptor), Self.isOwnFile(status) else { return .unusable }
+        let fileSize = status.size
         guard fileSize <= maxFileSize,
               let prefix = Self.readExactly(descriptor, count: DiskCacheEntryFile.prefixSize),
               let metadataLength = DiskCacheEntryFile.metadataLength(prefix: prefix, fileSize: fileSize),
@@ -264,23 +381,36 @@ struct DiskCacheDirectory: Sendable {
     // MARK: Listing and removing
 
     /// Removes the file `name`; returns its size, or `nil` when there was none to remove.
+    ///
+    /// The file is unlinked inside the directory opened without following a link, and only when
+    /// that directory is this user's: a directory swapped for a link after the store looked at
+    /// it (``isTrusted()``) is not reached through the link, so nothing in its target is removed.
     @discardableResult
     func removeFile(_ name: String) -> Int? {
-        let size = Self.status(of: filePath(name))?.size ?? 0
-        return unlink(filePath(name)) == 0 ? size : nil
+        let directory = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard directory >= 0 else { return nil }
+        defer { close(directory) }
+        guard let status = Self.status(of: directory), status.kind == .directory, status.owner == geteuid() else { return nil }
+        var raw = courier_file_status()
+        let size = courier_fstatat(directory, name, &raw) == 0 ? Int(raw.size) : 0
+        return unlinkat(directory, name, 0) == 0 ? size : nil
+    }
+
+    /// The names in the directory; empty when it does not exist or cannot be read.
+    private func listing() -> [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
     }
 
     /// The entry files whose names begin with one of `prefixes` (``namePrefix(forURL:)``):
     /// the directory is listed, no file is opened or examined.
     func entryNames(withPrefixes prefixes: Set<String>) -> [String] {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return [] }
-        return names.filter { name in prefixes.contains(where: name.hasPrefix) && Self.isEntryName(name) }
+        listing().filter { name in prefixes.contains(where: name.hasPrefix) && Self.isEntryName(name) }
     }
 
     /// The entry files and temporary files in the directory with their sizes and modification
     /// times; empty when the directory does not exist or cannot be read.
     func scan() -> [File] {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return [] }
+        let names = listing()
         var files: [File] = []
         files.reserveCapacity(names.count)
         for name in names {
@@ -292,7 +422,7 @@ struct DiskCacheDirectory: Sendable {
         return files
     }
 
-    /// What a path is: the link itself, never what it points to.
+    /// What a path is (the link itself, never what it points to), or what an open file is.
     struct Status {
         enum Kind { case regular, directory, other }
         var kind: Kind
@@ -302,6 +432,14 @@ struct DiskCacheDirectory: Sendable {
         var owner: UInt32
         /// The permission bits (`0o777`).
         var permissions: Int
+
+        init(_ raw: courier_file_status) {
+            kind = raw.kind == 1 ? .regular : (raw.kind == 2 ? .directory : .other)
+            size = Int(raw.size)
+            modified = Date(timeIntervalSince1970: TimeInterval(raw.modifiedSeconds) + TimeInterval(raw.modifiedNanoseconds) / 1e9)
+            owner = raw.owner
+            permissions = Int(raw.permissions)
+        }
     }
 
     /// The status of `path`, not following a symbolic link, or `nil` when there is nothing
@@ -328,13 +466,18 @@ struct DiskCacheDirectory: Sendable {
         var raw = courier_file_status()
         switch courier_lstat(path, &raw) {
         case 0:
-            return .found(Status(kind: raw.kind == 1 ? .regular : (raw.kind == 2 ? .directory : .other), size: Int(raw.size),
-                                 modified: Date(timeIntervalSince1970: TimeInterval(raw.modifiedSeconds) + TimeInterval(raw.modifiedNanoseconds) / 1e9),
-                                 owner: raw.owner, permissions: Int(raw.permissions)))
+            return .found(Status(raw))
         case ENOENT:
             return .missing
         default:
             return .unexamined
         }
+    }
+
+    /// The status of the open file `descriptor` (what was opened, whatever its name points to
+    /// by now), or `nil` when it cannot be examined.
+    static func status(of descriptor: Int32) -> Status? {
+        var raw = courier_file_status()
+        return courier_fstat(descriptor, &raw) == 0 ? Status(raw) : nil
     }
 }

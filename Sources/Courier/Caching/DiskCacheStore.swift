@@ -21,8 +21,16 @@ import Foundation
 ///   this format, or filed under another key's name reads as `nil` and is removed.
 /// - **Sharing is safe.** Several stores, in one process or many, may use one directory: every
 ///   change is a rename or an unlink, and each store tolerates files vanishing under it.
-/// - **Owner-only.** The directory is created with mode `0700` and files with `0600` (an
-///   existing directory of this user's that is open to others is tightened to `0700`). File
+/// - **Purges reach every store on the directory.** A purge (``removeAll()``,
+///   ``removeEntries(where:)``) replaces the directory's purge generation, and ``purgeCount``
+///   is made from it: a response under way through any store on the directory — in this
+///   process or another (an app and its extension) — is not stored by ``CachingMiddleware``
+///   after a purge through any of them (see ``purgeCount`` for the limits).
+/// - **Owner-only.** The directory is created with mode `0700` and files with `0600`. An
+///   existing directory of this user's that is open to others is tightened to `0700` and
+///   purged (its entries and key file removed; a new key): what another user planted there is
+///   never served. A file that is not this user's, or that others may write, is removed when
+///   met, never read. File
 ///   names are the first 128 bits of the SHA-256 digests of the URL and of the whole key (so a
 ///   URL's entries are found without opening the others), and keys
 ///   hold credentials only as HMAC-SHA-256 digests under a random key kept in the directory
@@ -53,7 +61,9 @@ public final class DiskCacheStore: HTTPCacheStore {
     /// Whether an eviction pass is running, so that concurrent writes do not list the
     /// directory several times over.
     private let evicting = Locked(false)
-    /// How many purges this store has had (counted when one starts).
+    /// How many purges this store has had (counted when one starts); part of ``purgeCount``,
+    /// so that a purge is seen in this process even when the directory's generation cannot be
+    /// replaced.
     private let purges = Locked(0)
     /// The key of the digests of secrets, once read from (or written to) the directory.
     private let loadedDigestKey = Locked<[UInt8]?>(nil)
@@ -62,13 +72,15 @@ public final class DiskCacheStore: HTTPCacheStore {
     private static let temporaryFileLifetime: TimeInterval = 60
     private static let queue = DispatchQueue(label: "Courier.DiskCacheStore", qos: .utility, attributes: .concurrent)
 
-    /// Creates a store in `directory`, which is created (mode `0700`) at the first write if it
-    /// does not exist. Entries already in it are used — if the directory is this user's: one
-    /// that is a symbolic link, or belongs to another user, is never read or written (the
-    /// store then keeps nothing), and one of this user's open to others is tightened to `0700`.
-    /// Put it in a place only you can write to (the caches folder): in a shared one such as
-    /// `/tmp` the checks run before each use, but another user could still swap the path
-    /// between a check and the use that follows it.
+    /// Creates a store in `directory`, which is created (mode `0700`) at the first write, or
+    /// the first read of ``purgeCount``, if it does not exist. Entries already in it are used —
+    /// if the directory is this user's: one that is a symbolic link, or belongs to another
+    /// user, is never read, written or emptied (the store then keeps nothing), and one of this
+    /// user's open to others is tightened to `0700` and purged first (entries, key file). Put it
+    /// in a place only you can write to (the caches folder): in a shared one such as `/tmp` the
+    /// checks run before each use and removals never follow a link in place of the directory,
+    /// but another user could still swap the path between a check and the read or write that
+    /// follows it.
     ///
     /// - Parameters:
     ///   - directory: a file URL of a directory for this cache alone (other files in it are
@@ -117,8 +129,11 @@ public final class DiskCacheStore: HTTPCacheStore {
                 return
             }
             // A directory emptied under the store (a purge of the caches folder) gets the key
-            // back, so what is written now is found after a relaunch.
-            if let key = self.loadedDigestKey.withLock({ $0 }) { files.restoreDigestKey(key) }
+            // back, so what is written now is found after a relaunch. When the directory holds
+            // another key (a tightened directory got a new one), the store takes that one.
+            if let key = self.loadedDigestKey.withLock({ $0 }), let held = files.restoreDigestKey(key), held != key {
+                self.loadedDigestKey.withLock { $0 = held }
+            }
             let added = head.count + entry.bytes.count - replaced
             let overLimit = self.estimatedBytes.withLock { estimate -> Bool in
                 guard let bytes = estimate else { return true }
@@ -129,16 +144,27 @@ public final class DiskCacheStore: HTTPCacheStore {
         }
     }
 
-    /// Removes the entry stored under `key`, if any.
+    /// Removes the entry stored under `key`, if any. Nothing is removed from a directory the
+    /// store may not use (a symbolic link, another user's), as nothing is read from it.
     public func removeEntry(for key: HTTPCacheKey) async {
-        await perform { self.remove(DiskCacheDirectory.fileName(for: key)) }
+        await perform { [files] in
+            guard files.isTrusted() else { return }
+            self.remove(DiskCacheDirectory.fileName(for: key))
+        }
     }
 
-    /// Removes every entry whose key matches `predicate`, reading only each file's metadata.
-    /// Damaged files are removed too.
+    /// Removes every entry whose key matches `predicate`, reading only each file's metadata,
+    /// and counts a purge: the directory gets a new purge generation first (see
+    /// ``purgeCount``). Damaged files, and files that are not this user's alone, are removed too.
     public func removeEntries(where predicate: @escaping @Sendable (HTTPCacheKey) -> Bool) async {
         purges.withLock { $0 += 1 }
-        await invalidateEntries(where: predicate)
+        await perform { [files] in
+            guard files.isTrusted() else { return }
+            // Before the entries go: a store that writes after this reads the new generation
+            // and removes what it wrote; one that wrote before has its entry removed below.
+            files.replacePurgeGeneration()
+            self.removeMatching(predicate)
+        }
     }
 
     /// Removes the entries of `urls` whose key matches `predicate`, without counting a purge
@@ -149,6 +175,7 @@ public final class DiskCacheStore: HTTPCacheStore {
     public func invalidateEntries(forURLs urls: Set<String>, where predicate: @escaping @Sendable (HTTPCacheKey) -> Bool) async {
         let prefixes = Set(urls.map(DiskCacheDirectory.namePrefix(forURL:)))
         await perform { [files] in
+            guard files.isTrusted() else { return }
             for name in files.entryNames(withPrefixes: prefixes) {
                 switch files.readEntry(name, body: false, maxFileSize: .max, touch: false) {
                 case .missing:
@@ -166,33 +193,68 @@ public final class DiskCacheStore: HTTPCacheStore {
     /// without counting a purge (see ``HTTPCacheStore/invalidateEntries(where:)``).
     public func invalidateEntries(where predicate: @escaping @Sendable (HTTPCacheKey) -> Bool) async {
         await perform { [files] in
-            for file in files.scan() where !file.isTemporary {
-                switch files.readEntry(file.name, body: false, maxFileSize: .max, touch: false) {
-                case .missing:
-                    continue
-                case .unusable:
-                    self.remove(file.name)
-                case let .found(metadata, _):
-                    if predicate(metadata.key) { self.remove(file.name) }
-                }
-            }
+            guard files.isTrusted() else { return }
+            self.removeMatching(predicate)
         }
     }
 
     /// Removes every entry, and the temporary files of writes in progress (those writes are
-    /// then dropped), leaving the directory empty of cache files.
+    /// then dropped), leaving the directory empty of cache files but for the digest key and the
+    /// new purge generation (see ``purgeCount``). A directory the store may not use (a symbolic
+    /// link, another user's) is left as it is: nothing is removed through a link.
     public func removeAll() async {
         purges.withLock { $0 += 1 }
         await perform { [files] in
+            guard files.isTrusted() else { return }
+            // Before the entries go, as in `removeEntries(where:)`.
+            files.replacePurgeGeneration()
             for file in files.scan() { files.removeFile(file.name) }
             self.estimatedBytes.withLock { $0 = 0 }
         }
     }
 
-    /// How many purges (``removeAll()``, ``removeEntries(where:)``) this store has had.
-    public var purgeCount: Int { purges.withLock { $0 } }
+    /// A number that changes at every purge (``removeAll()``, ``removeEntries(where:)``)
+    /// through any store on this directory, in this process or another: the directory's purge
+    /// generation (a random 64-bit value in `.purge-generation`, mode `0600`, replaced by each
+    /// purge) plus this store's own count of purges. Compare it only for equality:
+    /// ``CachingMiddleware`` reads it before a request goes out and stores nothing from that
+    /// request if it changed meanwhile.
+    ///
+    /// What holds across stores and processes: a purge replaces the generation before it
+    /// removes the entries, and the middleware reads the generation again after each write, so
+    /// a response under way through another store is either not written or removed again. Not
+    /// covered: a store of another directory, a directory the purging store may not use, and —
+    /// when the disk cannot take the new generation and the old file cannot be removed either —
+    /// other stores (this store still sees its own purge). A missing directory or generation
+    /// file (the system purged the caches folder) reads as a new random generation, so a
+    /// request under way then is not stored either.
+    ///
+    /// Reading it reads the generation file, on the store's queue (and creates the directory
+    /// and the file when they are missing).
+    public var purgeCount: Int {
+        get async {
+            let own = purges.withLock { $0 }
+            let shared = await perform { [files] in files.purgeGeneration() ?? 0 }
+            return Int(truncatingIfNeeded: shared) &+ own
+        }
+    }
 
     // MARK: Internals
+
+    /// Removes the entries whose key matches `predicate` (reading each file's metadata), and
+    /// files that are damaged or not the store's own. Runs on the store's queue.
+    private func removeMatching(_ predicate: (HTTPCacheKey) -> Bool) {
+        for file in files.scan() where !file.isTemporary {
+            switch files.readEntry(file.name, body: false, maxFileSize: .max, touch: false) {
+            case .missing:
+                continue
+            case .unusable:
+                remove(file.name)
+            case let .found(metadata, _):
+                if predicate(metadata.key) { remove(file.name) }
+            }
+        }
+    }
 
     private func remove(_ name: String) {
         guard let size = files.removeFile(name) else { return }
@@ -235,15 +297,19 @@ public final class DiskCacheStore: HTTPCacheStore {
     }
 
     /// The key of the digests of secrets in keys (``HTTPCacheStore/digestKey``): 32 random bytes
-    /// kept in the directory as `.digest-key` (mode `0600`), read — or, when missing or damaged,
-    /// written — the first time a secret is digested, then kept in memory. Stores sharing the
-    /// directory, in this process or others, agree on it. When the directory can keep none (not
-    /// this user's, read-only, a failing disk), each call gives a new random key: entries are
-    /// then misses, never keyed by a plain digest. The key survives ``removeAll()`` (other
-    /// stores sharing the directory go on using it) and is written again if the directory is
-    /// emptied under the store.
+    /// kept in the directory as `.digest-key` (mode `0600`), read — or, when missing, damaged,
+    /// not this user's or open to others, written — the first time a secret is digested, then
+    /// kept in memory. Stores sharing the directory, in this process or others, agree on it.
+    /// When the directory can keep none (not this user's, read-only, a failing disk), each call
+    /// gives a new random key: entries are then misses, never keyed by a plain digest. The key
+    /// survives ``removeAll()`` (other stores sharing the directory go on using it) and is
+    /// written again if the directory is emptied under the store. A directory that had to be
+    /// tightened gets a new key; a store that had read the old one takes the new one at its next
+    /// write.
     ///
-    /// The one read (or write) of the key file happens on the calling thread, under a lock.
+    /// The one read (or write) of the key file happens on the calling thread, under a lock —
+    /// with the tightening and purge of a directory open to others, when this read is the
+    /// first to find it so.
     public var digestKey: [UInt8]? {
         loadedDigestKey.withLock { loaded in
             if let loaded { return loaded }

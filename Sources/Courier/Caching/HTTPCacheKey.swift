@@ -6,6 +6,10 @@ import Foundation
 /// Two requests share a stored response only when all four are equal, so responses fetched
 /// with different credentials (another user's bearer token, another API key) or by clients
 /// with different namespaces never serve each other, even when the clients share one store.
+/// Equal means the same UTF-8 bytes: unlike `String`'s `==`, which takes canonically
+/// equivalent text as equal, the namespace `"é"` (U+00E9) and the namespace `"e\u{301}"` (an
+/// `e` and a combining accent) are two namespaces.
+///
 /// The fingerprint is a digest, never the credential itself, so a store that writes keys to
 /// disk never writes a secret. Secret query values (`access_token=…`) are replaced in ``url``
 /// by their digest for the same reason. With ``MemoryCacheStore`` and ``DiskCacheStore`` the
@@ -32,12 +36,59 @@ public struct HTTPCacheKey: Sendable, Hashable, Codable {
         self.credentials = credentials
     }
 
-    /// The key as one line of text (a store may hash it into a file name):
-    /// `namespace`, method, URL and fingerprint separated by newlines, which none of them can
-    /// contain unescaped.
+    /// The key as text, which a store may hash into a file name (``DiskCacheStore`` does): the
+    /// namespace, method, URL and fingerprint, each written as its length in UTF-8 bytes, a
+    /// colon and its bytes, separated by newlines; no fingerprint is written `-`. Two keys have
+    /// the same text only when they are equal (`==`): a newline, a backslash or a colon
+    /// inside a component is never taken for a separator, since the length says where the
+    /// component ends.
+    ///
+    /// The namespace `"a\nb"` (`a`, a newline, `b`) begins the text with `3:`, and the namespace
+    /// `"a\\nb"` (`a`, a backslash, `n`, `b`) with `4:`. Before this form, newlines in the
+    /// namespace were written as a backslash and an `n`, and the other components as they
+    /// were, so such keys could share one text (and one file on disk).
     public var text: String {
-        // Foundation's replacingOccurrences costs ~10,000 instructions even when there is nothing to replace.
-        let escaped = namespace.containsByte(UInt8(ascii: "\n")) ? namespace.replacingOccurrences(of: "\n", with: "\\n") : namespace
-        return [escaped, method, url, credentials ?? "-"].joined(separator: "\n")
+        var text = ""
+        text.reserveCapacity(namespace.utf8.count + method.utf8.count + url.utf8.count + (credentials?.utf8.count ?? 0) + 24)
+        func appendComponent(_ component: String) {
+            text += String(component.utf8.count)
+            text += ":"
+            text += component
+        }
+        appendComponent(namespace)
+        text += "\n"
+        appendComponent(method)
+        text += "\n"
+        appendComponent(url)
+        text += "\n"
+        if let credentials { appendComponent(credentials) } else { text += "-" }
+        return text
+    }
+
+    /// Whether the two keys are the same key: each component holds the same UTF-8 bytes.
+    public static func == (lhs: HTTPCacheKey, rhs: HTTPCacheKey) -> Bool {
+        lhs.namespace.hasSameUTF8(as: rhs.namespace) && lhs.url.hasSameUTF8(as: rhs.url)
+            && lhs.method.hasSameUTF8(as: rhs.method) && Self.sameCredentials(lhs.credentials, rhs.credentials)
+    }
+
+    /// Hashes the components' UTF-8 bytes, as `==` compares them.
+    public func hash(into hasher: inout Hasher) {
+        namespace.hashUTF8(into: &hasher)
+        method.hashUTF8(into: &hasher)
+        url.hashUTF8(into: &hasher)
+        if let credentials {
+            hasher.combine(true)
+            credentials.hashUTF8(into: &hasher)
+        } else {
+            hasher.combine(false)
+        }
+    }
+
+    private static func sameCredentials(_ lhs: String?, _ rhs: String?) -> Bool {
+        switch (lhs, rhs) {
+        case (nil, nil): return true
+        case let (lhs?, rhs?): return lhs.hasSameUTF8(as: rhs)
+        default: return false
+        }
     }
 }

@@ -39,11 +39,16 @@ public protocol HTTPCacheStore: Sendable {
     func invalidateEntries(forURLs urls: Set<String>, where predicate: @escaping @Sendable (HTTPCacheKey) -> Bool) async
     /// Removes every entry.
     func removeAll() async
-    /// How many purges (``removeAll()``, ``removeEntries(where:)``) the store has had.
-    /// ``CachingMiddleware`` reads it before a request goes out and stores nothing from that
-    /// request if it changed meanwhile, so a purge at logout is not undone by a response still
-    /// under way. A store of your own that does not count them (the default: always 0) has no
-    /// such protection.
+    /// How many purges (``removeAll()``, ``removeEntries(where:)``) the store has had — or any
+    /// number that changes at each purge: ``CachingMiddleware`` compares it only for equality.
+    /// It reads it before a request goes out and stores nothing from that request if it
+    /// changed meanwhile (it reads it again after the write, and removes the entry if a purge
+    /// came while it was written), so a purge at logout is not undone by a response still
+    /// under way. ``MemoryCacheStore`` counts its own purges; ``DiskCacheStore`` keeps a purge
+    /// generation in its directory, so a purge through any store on that directory counts for
+    /// all of them. A store of your own that does not count them (the default: always 0) has no
+    /// such protection; one shared by several clients or processes should count purges where
+    /// they all look.
     var purgeCount: Int { get async }
     /// A secret key under which ``CachingMiddleware`` digests the secrets in keys —
     /// credential headers, secret query values, credential fields a response varies on — with
@@ -98,7 +103,9 @@ extension HTTPCacheStore {
     }
 
     /// Removes every entry stored by one namespace (one client, tenant or user), as at logout.
+    /// Namespaces are compared by their UTF-8 bytes, as keys are (``HTTPCacheKey``): purging
+    /// `"é"` (U+00E9) leaves the entries of `"e\u{301}"` alone.
     public func removeEntries(inNamespace namespace: String) async {
-        await removeEntries { $0.namespace == namespace }
+        await removeEntries { $0.namespace.hasSameUTF8(as: namespace) }
     }
 }

@@ -90,6 +90,29 @@ struct CachingMiddlewareConcurrencyTests: CachingTestBed {
         #expect(await storedCount() == 0)
     }
 
+    @Test("a response under way through one DiskCacheStore is not stored after a purge (logout) through another store on the same directory: an app and its extension")
+    func purgeThroughAnotherStoreIsNotUndone() async throws {
+        let gate = Gate()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-shared-purge-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let app = DiskCacheStore(directory: directory)
+        let appExtension = DiskCacheStore(directory: directory)
+        let (origin, _) = transport(gate: gate, holds: { _, call in call == 1 }) { _, call in
+            (.ok, [(.cacheControl, "max-age=600")], "user A's \(call)")
+        }
+        let client = MiddlewareFixtures.client(origin, [cache(app)])
+        let request = Task { try await client.send(get()) }
+        try await waitUntil { gate.arrived == 1 }
+        await appExtension.removeAll()     // logout, in the extension
+        gate.open()                        // the answer to the request the app sent before it arrives
+        #expect(try await request.value == "user A's 1")
+        let key = HTTPCacheKey(namespace: "default", method: "GET", url: "https://api.example.com/v1/items", credentials: nil)
+        #expect(await app.entry(for: key) == nil, "the app stored user A's response after the extension's logout")
+        // A request sent after the purge is stored again, for both.
+        #expect(try await client.send(get()) == "user A's 2")
+        #expect(await appExtension.entry(for: key) != nil)
+    }
+
     /// A store whose first lookup waits at `gate`: a purge can land while a request looks.
     final class SlowLookupStore: HTTPCacheStore {
         let base = MemoryCacheStore()
@@ -146,6 +169,7 @@ struct CachingMiddlewareConcurrencyTests: CachingTestBed {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-invalidation-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let store: any HTTPCacheStore = onDisk ? DiskCacheStore(directory: directory) : MemoryCacheStore()
+        let purgesBefore = await store.purgeCount
         let (origin, _) = transport(gate: gate, holds: { request, _ in request.method == .get }) { request, call in
             request.method == .post ? (.created, [], "") : (.ok, [(.cacheControl, "max-age=600")], "v\(call)")
         }
@@ -156,7 +180,7 @@ struct CachingMiddlewareConcurrencyTests: CachingTestBed {
         gate.open()
         _ = try await feed.value
         #expect(try await client.response(for: get("/feed")).metrics.cacheOutcome == .hit, "the feed was not stored")
-        #expect(await store.purgeCount == 0)
+        #expect(await store.purgeCount == purgesBefore)
     }
 
     @Test("a 304 that arrives after a newer response was stored does not put the older one back")
