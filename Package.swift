@@ -74,8 +74,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // `lstat` in fields Swift can read on every platform, for DiskCacheStore (one C function:
-        // Glibc's `struct stat` fields are visible to Swift only through CoreFoundation).
+        // `lstat` and `fstat` in fields Swift can read on every platform, for DiskCacheStore and a
+        // CookieJar's file (two C functions: Glibc's `struct stat` fields are visible to Swift only
+        // through CoreFoundation).
         .target(name: "CCourierFileStatus"),
 
         // MARK: Transports

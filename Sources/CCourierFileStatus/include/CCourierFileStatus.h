@@ -3,11 +3,11 @@
 
 #include <stdint.h>
 
-/// What `lstat` says of a path, in fields Swift can read on every platform: Swift sees the
-/// fields of Glibc's `struct stat` only through CoreFoundation (MemberImportVisibility), and
-/// Darwin, Glibc, Musl and Bionic name and type them differently.
+/// What `lstat` or `fstat` says of a file, in fields Swift can read on every platform: Swift
+/// sees the fields of Glibc's `struct stat` only through CoreFoundation (MemberImportVisibility),
+/// and Darwin, Glibc, Musl and Bionic name and type them differently.
 typedef struct {
-    /// 1: a regular file; 2: a directory; 0: anything else (a link, a FIFO, a socket).
+    /// 1: a regular file; 2: a directory; 0: anything else (a link, a FIFO, a socket, a device).
     int32_t kind;
     int64_t size;
     int64_t modifiedSeconds;
@@ -19,5 +19,9 @@ typedef struct {
 
 /// `lstat(path)` into `status`: 0, or the `errno` of the failure (`ENOENT`: nothing there).
 int32_t courier_lstat(const char *path, courier_file_status *status);
+
+/// `fstat(descriptor)` into `status`: 0, or the `errno` of the failure. What a descriptor
+/// refers to cannot be swapped between the look and the read, as a path's can.
+int32_t courier_fstat(int32_t descriptor, courier_file_status *status);
 
 #endif

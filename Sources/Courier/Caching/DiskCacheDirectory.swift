@@ -1,4 +1,3 @@
-internal import CCourierFileStatus
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -79,7 +78,7 @@ struct DiskCacheDirectory: Sendable {
     /// Made before every read and write of the store: the directory can be removed under the
     /// store (a purge of the caches folder) and made again by someone else.
     func isTrusted() -> Bool {
-        switch Self.look(at: path) {
+        switch FileStatus.look(at: path) {
         case .missing:
             // Trusted to be made: `createDirectory()` examines one that another store made
             // first. One that appears between this look and the read or write that follows is
@@ -153,7 +152,7 @@ struct DiskCacheDirectory: Sendable {
 
     /// The key file, opened as entries are (no link followed, no FIFO waited on).
     private func readKeyFile() -> KeyFile {
-        let descriptor = open(filePath(Self.digestKeyName), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        let descriptor = NoFollowFile.openForReading(filePath(Self.digestKeyName))
         guard descriptor >= 0 else {
             switch errno {
             case ENOENT, ENOTDIR: return .missing
@@ -165,7 +164,7 @@ struct DiskCacheDirectory: Sendable {
         let size = lseek(descriptor, 0, SEEK_END)
         guard size >= 0, lseek(descriptor, 0, SEEK_SET) == 0 else { return .damaged }   // a FIFO, a socket
         guard size == 32 else { return .damaged }
-        guard let data = Self.readExactly(descriptor, count: 32) else { return .unreadable }
+        guard let data = NoFollowFile.readExactly(descriptor, count: 32) else { return .unreadable }
         return .key(Array(data))
     }
 
@@ -177,7 +176,7 @@ struct DiskCacheDirectory: Sendable {
     func readEntry(_ name: String, body: Bool, maxFileSize: Int, touch: Bool) -> ReadResult {
         // O_NOFOLLOW and O_NONBLOCK: a symbolic link or a FIFO under an entry's name is
         // unusable at once, rather than read elsewhere or blocking the reader forever.
-        let descriptor = open(filePath(name), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        let descriptor = NoFollowFile.openForReading(filePath(name))
         guard descriptor >= 0 else { return errno == ENOENT || errno == ENOTDIR ? .missing : .unusable }
         defer { close(descriptor) }
         // The size of what was opened by seeking to its end (a FIFO or socket cannot seek);
@@ -186,30 +185,14 @@ struct DiskCacheDirectory: Sendable {
         guard end >= 0, lseek(descriptor, 0, SEEK_SET) == 0 else { return .unusable }
         let fileSize = Int(end)
         guard fileSize <= maxFileSize,
-              let prefix = Self.readExactly(descriptor, count: DiskCacheEntryFile.prefixSize),
+              let prefix = NoFollowFile.readExactly(descriptor, count: DiskCacheEntryFile.prefixSize),
               let metadataLength = DiskCacheEntryFile.metadataLength(prefix: prefix, fileSize: fileSize),
-              let json = Self.readExactly(descriptor, count: metadataLength),
+              let json = NoFollowFile.readExactly(descriptor, count: metadataLength),
               let metadata = DiskCacheEntryFile.metadata(from: json, fileSize: fileSize) else { return .unusable }
         guard body else { return .found(metadata, body: nil) }
-        guard let bytes = Self.readExactly(descriptor, count: metadata.bodyLength) else { return .unusable }
+        guard let bytes = NoFollowFile.readExactly(descriptor, count: metadata.bodyLength) else { return .unusable }
         if touch { _ = futimens(descriptor, nil) }
         return .found(metadata, body: bytes)
-    }
-
-    /// Reads exactly `count` bytes, or returns `nil` (end of file or an error first).
-    private static func readExactly(_ descriptor: Int32, count: Int) -> Data? {
-        var data = Data(count: count)
-        let complete = data.withUnsafeMutableBytes { buffer -> Bool in
-            var offset = 0
-            while offset < count {
-                let got = read(descriptor, buffer.baseAddress! + offset, count - offset)
-                if got < 0, errno == EINTR { continue }
-                guard got > 0 else { return false }
-                offset += got
-            }
-            return true
-        }
-        return complete ? data : nil
     }
 
     // MARK: Writing
@@ -228,7 +211,7 @@ struct DiskCacheDirectory: Sendable {
         // file of the right length whose blocks were never written.
         let written = Self.writeAll(descriptor, head) && Self.writeAll(descriptor, body) && fsync(descriptor) == 0
         close(descriptor)
-        let replacedSize = Self.status(of: filePath(name))?.size ?? 0
+        let replacedSize = FileStatus.of(path: filePath(name))?.size ?? 0
         guard written, rename(temporary, filePath(name)) == 0 else {
             unlink(temporary)
             return nil
@@ -266,7 +249,7 @@ struct DiskCacheDirectory: Sendable {
     /// Removes the file `name`; returns its size, or `nil` when there was none to remove.
     @discardableResult
     func removeFile(_ name: String) -> Int? {
-        let size = Self.status(of: filePath(name))?.size ?? 0
+        let size = FileStatus.of(path: filePath(name))?.size ?? 0
         return unlink(filePath(name)) == 0 ? size : nil
     }
 
@@ -286,55 +269,9 @@ struct DiskCacheDirectory: Sendable {
         for name in names {
             let isTemporary = name.hasPrefix(Self.temporaryPrefix)
             guard isTemporary || Self.isEntryName(name) else { continue }
-            guard let status = Self.status(of: filePath(name)), status.kind == .regular else { continue }
+            guard let status = FileStatus.of(path: filePath(name)), status.kind == .regular else { continue }
             files.append(File(name: name, size: status.size, modified: status.modified, isTemporary: isTemporary))
         }
         return files
-    }
-
-    /// What a path is: the link itself, never what it points to.
-    struct Status {
-        enum Kind { case regular, directory, other }
-        var kind: Kind
-        var size: Int
-        /// Modification time: the last write or cache hit.
-        var modified: Date
-        var owner: UInt32
-        /// The permission bits (`0o777`).
-        var permissions: Int
-    }
-
-    /// The status of `path`, not following a symbolic link, or `nil` when there is nothing
-    /// there or it cannot be examined. One `lstat` (≈ 1.3 µs) through a C function that copies
-    /// the fields out: FileManager's attributes cost ≈ 17 µs a call on Linux, and Swift sees
-    /// Glibc's `struct stat` fields only through an import of CoreFoundation, which is not to be
-    /// made off Apple platforms.
-    static func status(of path: String) -> Status? {
-        if case .found(let status) = look(at: path) { return status }
-        return nil
-    }
-
-    /// What one `lstat` of a path found.
-    enum Look {
-        case found(Status)
-        /// Nothing is there (a link that points nowhere is something).
-        case missing
-        /// Something may be there, but it could not be examined (no permission, an I/O error).
-        case unexamined
-    }
-
-    /// Looks at `path` once, not following a symbolic link.
-    static func look(at path: String) -> Look {
-        var raw = courier_file_status()
-        switch courier_lstat(path, &raw) {
-        case 0:
-            return .found(Status(kind: raw.kind == 1 ? .regular : (raw.kind == 2 ? .directory : .other), size: Int(raw.size),
-                                 modified: Date(timeIntervalSince1970: TimeInterval(raw.modifiedSeconds) + TimeInterval(raw.modifiedNanoseconds) / 1e9),
-                                 owner: raw.owner, permissions: Int(raw.permissions)))
-        case ENOENT:
-            return .missing
-        default:
-            return .unexamined
-        }
     }
 }

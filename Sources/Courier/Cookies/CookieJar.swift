@@ -86,7 +86,10 @@ public final class CookieJar: Sendable {
     ///
     /// A file that cannot be read, is truncated or is not a cookie file gives an empty jar and a
     /// `warning` in the log — never an error or a crash — and is replaced on the next change.
-    /// A file that cannot be written is logged too; requests go on.
+    /// So does a file the jar does not trust, which it does not read: a symbolic link (not
+    /// followed), a FIFO (opened without waiting for a writer), a directory or a device,
+    /// another user's file, or one that group or others can write. A file that cannot be
+    /// written is logged too; requests go on.
     ///
     /// - Parameters:
     ///   - file: the JSON file; its directory must exist.
