@@ -75,7 +75,7 @@ let package = Package(
             ]
         ),
         // `lstat`, `fstat` and `fstatat` in fields Swift can read on every platform, for
-        // DiskCacheStore (three C functions: Glibc's `struct stat` fields are visible to Swift only
+        // DiskCacheStore and a CookieJar's file (three C functions: Glibc's `struct stat` fields are visible to Swift only
         // through CoreFoundation).
         .target(name: "CCourierFileStatus"),
 

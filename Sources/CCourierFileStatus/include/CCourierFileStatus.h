@@ -7,7 +7,7 @@
 /// platform: Swift sees the fields of Glibc's `struct stat` only through CoreFoundation
 /// (MemberImportVisibility), and Darwin, Glibc, Musl and Bionic name and type them differently.
 typedef struct {
-    /// 1: a regular file; 2: a directory; 0: anything else (a link, a FIFO, a socket).
+    /// 1: a regular file; 2: a directory; 0: anything else (a link, a FIFO, a socket, a device).
     int32_t kind;
     int64_t size;
     int64_t modifiedSeconds;

@@ -1,4 +1,3 @@
-internal import CCourierFileStatus
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -89,7 +88,7 @@ struct DiskCacheDirectory: Sendable {
     /// Made before every read, write and removal of the store: the directory can be removed
     /// under the store (a purge of the caches folder) and made again by someone else.
     func isTrusted() -> Bool {
-        switch Self.look(at: path) {
+        switch FileStatus.look(at: path) {
         case .missing:
             // Trusted to be made: `createDirectory()` examines one that another store made
             // first. One that appears between this look and the read or write that follows is
@@ -117,7 +116,7 @@ struct DiskCacheDirectory: Sendable {
         let directory = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard directory >= 0 else { return false }
         defer { close(directory) }
-        guard let status = Self.status(of: directory), status.kind == .directory, status.owner == geteuid() else { return false }
+        guard let status = FileStatus.of(descriptor: directory), status.kind == .directory, status.owner == geteuid() else { return false }
         guard status.permissions & 0o077 != 0 else { return true }
         guard fchmod(directory, 0o700) == 0 else { return false }
         for name in listing() where name.hasPrefix(Self.temporaryPrefix) || Self.isEntryName(name) {
@@ -133,14 +132,14 @@ struct DiskCacheDirectory: Sendable {
     /// Whether a file (examined through its open descriptor) may be read as the store's own:
     /// owned by this process's user and writable by no one else. The store writes every file
     /// `0600`; another user's file, or one others may rewrite, may hold anything they chose.
-    static func isOwnFile(_ status: Status) -> Bool {
+    static func isOwnFile(_ status: FileStatus) -> Bool {
         status.kind == .regular && status.owner == geteuid() && status.permissions & 0o022 == 0
     }
 
     /// Whether a small file of the store's (the digest key, the purge generation) may be read:
     /// as ``isOwnFile(_:)``, and readable by no one else either — a key others could read is
     /// no secret.
-    private static func isPrivateFile(_ status: Status) -> Bool {
+    private static func isPrivateFile(_ status: FileStatus) -> Bool {
         isOwnFile(status) && status.permissions & 0o077 == 0
     }
 
@@ -271,7 +270,7 @@ struct DiskCacheDirectory: Sendable {
     /// The small file `name`, opened as entries are (no link followed, no FIFO waited on), when
     /// it is a private file of this user's (``isPrivateFile(_:)``) of exactly `size` bytes.
     private func readSmallFile(_ name: String, size: Int) -> SmallFile {
-        let descriptor = open(filePath(name), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        let descriptor = NoFollowFile.openForReading(filePath(name))
         guard descriptor >= 0 else {
             switch errno {
             case ENOENT, ENOTDIR: return .missing
@@ -280,8 +279,8 @@ struct DiskCacheDirectory: Sendable {
             }
         }
         defer { close(descriptor) }
-        guard let status = Self.status(of: descriptor), Self.isPrivateFile(status), status.size == size else { return .damaged }
-        guard let data = Self.readExactly(descriptor, count: size) else { return .unreadable }
+        guard let status = FileStatus.of(descriptor: descriptor), Self.isPrivateFile(status), status.size == size else { return .damaged }
+        guard let data = NoFollowFile.readExactly(descriptor, count: size) else { return .unreadable }
         return .contents(data)
     }
 
@@ -294,39 +293,23 @@ struct DiskCacheDirectory: Sendable {
     func readEntry(_ name: String, body: Bool, maxFileSize: Int, touch: Bool) -> ReadResult {
         // O_NOFOLLOW and O_NONBLOCK: a symbolic link or a FIFO under an entry's name is
         // unusable at once, rather than read elsewhere or blocking the reader forever.
-        let descriptor = open(filePath(name), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        let descriptor = NoFollowFile.openForReading(filePath(name))
         guard descriptor >= 0 else { return errno == ENOENT || errno == ENOTDIR ? .missing : .unusable }
         defer { close(descriptor) }
         // What was opened, whatever the name points to by now: a regular file (not a FIFO, a
         // socket or a directory) of this user's that no one else may write. Another user's
         // file is unusable — removed by the store, never served.
-        guard let status = Self.status(of: descriptor), Self.isOwnFile(status) else { return .unusable }
+        guard let status = FileStatus.of(descriptor: descriptor), Self.isOwnFile(status) else { return .unusable }
         let fileSize = status.size
         guard fileSize <= maxFileSize,
-              let prefix = Self.readExactly(descriptor, count: DiskCacheEntryFile.prefixSize),
+              let prefix = NoFollowFile.readExactly(descriptor, count: DiskCacheEntryFile.prefixSize),
               let metadataLength = DiskCacheEntryFile.metadataLength(prefix: prefix, fileSize: fileSize),
-              let json = Self.readExactly(descriptor, count: metadataLength),
+              let json = NoFollowFile.readExactly(descriptor, count: metadataLength),
               let metadata = DiskCacheEntryFile.metadata(from: json, fileSize: fileSize) else { return .unusable }
         guard body else { return .found(metadata, body: nil) }
-        guard let bytes = Self.readExactly(descriptor, count: metadata.bodyLength) else { return .unusable }
+        guard let bytes = NoFollowFile.readExactly(descriptor, count: metadata.bodyLength) else { return .unusable }
         if touch { _ = futimens(descriptor, nil) }
         return .found(metadata, body: bytes)
-    }
-
-    /// Reads exactly `count` bytes, or returns `nil` (end of file or an error first).
-    private static func readExactly(_ descriptor: Int32, count: Int) -> Data? {
-        var data = Data(count: count)
-        let complete = data.withUnsafeMutableBytes { buffer -> Bool in
-            var offset = 0
-            while offset < count {
-                let got = read(descriptor, buffer.baseAddress! + offset, count - offset)
-                if got < 0, errno == EINTR { continue }
-                guard got > 0 else { return false }
-                offset += got
-            }
-            return true
-        }
-        return complete ? data : nil
     }
 
     // MARK: Writing
@@ -345,7 +328,7 @@ struct DiskCacheDirectory: Sendable {
         // file of the right length whose blocks were never written.
         let written = Self.writeAll(descriptor, head) && Self.writeAll(descriptor, body) && fsync(descriptor) == 0
         close(descriptor)
-        let replacedSize = Self.status(of: filePath(name))?.size ?? 0
+        let replacedSize = FileStatus.of(path: filePath(name))?.size ?? 0
         guard written, rename(temporary, filePath(name)) == 0 else {
             unlink(temporary)
             return nil
@@ -390,9 +373,8 @@ struct DiskCacheDirectory: Sendable {
         let directory = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard directory >= 0 else { return nil }
         defer { close(directory) }
-        guard let status = Self.status(of: directory), status.kind == .directory, status.owner == geteuid() else { return nil }
-        var raw = courier_file_status()
-        let size = courier_fstatat(directory, name, &raw) == 0 ? Int(raw.size) : 0
+        guard let status = FileStatus.of(descriptor: directory), status.kind == .directory, status.owner == geteuid() else { return nil }
+        let size = FileStatus.of(name, in: directory)?.size ?? 0
         return unlinkat(directory, name, 0) == 0 ? size : nil
     }
 
@@ -416,68 +398,9 @@ struct DiskCacheDirectory: Sendable {
         for name in names {
             let isTemporary = name.hasPrefix(Self.temporaryPrefix)
             guard isTemporary || Self.isEntryName(name) else { continue }
-            guard let status = Self.status(of: filePath(name)), status.kind == .regular else { continue }
+            guard let status = FileStatus.of(path: filePath(name)), status.kind == .regular else { continue }
             files.append(File(name: name, size: status.size, modified: status.modified, isTemporary: isTemporary))
         }
         return files
-    }
-
-    /// What a path is (the link itself, never what it points to), or what an open file is.
-    struct Status {
-        enum Kind { case regular, directory, other }
-        var kind: Kind
-        var size: Int
-        /// Modification time: the last write or cache hit.
-        var modified: Date
-        var owner: UInt32
-        /// The permission bits (`0o777`).
-        var permissions: Int
-
-        init(_ raw: courier_file_status) {
-            kind = raw.kind == 1 ? .regular : (raw.kind == 2 ? .directory : .other)
-            size = Int(raw.size)
-            modified = Date(timeIntervalSince1970: TimeInterval(raw.modifiedSeconds) + TimeInterval(raw.modifiedNanoseconds) / 1e9)
-            owner = raw.owner
-            permissions = Int(raw.permissions)
-        }
-    }
-
-    /// The status of `path`, not following a symbolic link, or `nil` when there is nothing
-    /// there or it cannot be examined. One `lstat` (≈ 1.3 µs) through a C function that copies
-    /// the fields out: FileManager's attributes cost ≈ 17 µs a call on Linux, and Swift sees
-    /// Glibc's `struct stat` fields only through an import of CoreFoundation, which is not to be
-    /// made off Apple platforms.
-    static func status(of path: String) -> Status? {
-        if case .found(let status) = look(at: path) { return status }
-        return nil
-    }
-
-    /// What one `lstat` of a path found.
-    enum Look {
-        case found(Status)
-        /// Nothing is there (a link that points nowhere is something).
-        case missing
-        /// Something may be there, but it could not be examined (no permission, an I/O error).
-        case unexamined
-    }
-
-    /// Looks at `path` once, not following a symbolic link.
-    static func look(at path: String) -> Look {
-        var raw = courier_file_status()
-        switch courier_lstat(path, &raw) {
-        case 0:
-            return .found(Status(raw))
-        case ENOENT:
-            return .missing
-        default:
-            return .unexamined
-        }
-    }
-
-    /// The status of the open file `descriptor` (what was opened, whatever its name points to
-    /// by now), or `nil` when it cannot be examined.
-    static func status(of descriptor: Int32) -> Status? {
-        var raw = courier_file_status()
-        return courier_fstat(descriptor, &raw) == 0 ? Status(raw) : nil
     }
 }

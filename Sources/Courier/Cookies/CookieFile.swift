@@ -12,6 +12,13 @@ import Darwin
 /// change by writing a temporary file beside it (created owner-only, `0600`) and renaming it
 /// over the old one, so a crash leaves the old file or the new one, never half of one. A file
 /// that cannot be read or decoded loads as an empty jar, with a warning in the log.
+///
+/// The file is opened as the disk cache opens its entries (``NoFollowFile``) and loaded only if
+/// it is what the jar itself writes: a regular file of this process's user that no other user
+/// can write. A symbolic link (followed, it would load another file's cookies), a FIFO (opened
+/// plainly, it would block the jar's creation until a writer came, for ever if none did), a
+/// directory or a device, another user's file, or a file group or others can write (anyone
+/// could have planted cookies in it, a session fixation) is refused: an empty jar and a warning.
 struct CookieFile: Sendable {
     /// The file's contents.
     struct Contents: Codable {
@@ -44,18 +51,21 @@ struct CookieFile: Sendable {
         self.maxBytes = min(256 * 1024 * 1024, saturating(limits.maxCookies.multipliedReportingOverflow(by: perCookie)))
     }
 
-    /// The cookies in the file; empty (and a warning logged) when the file is unreadable, too
-    /// large, truncated or not a cookie file. A missing file is a new jar and is not logged.
+    /// The cookies in the file; empty (and a warning logged) when the file is refused (see
+    /// ``CookieFile``), unreadable, too large, truncated or not a cookie file. A missing file is
+    /// a new jar and is not logged.
     func load(logger: Logger) -> [Cookie] {
-        guard FileManager.default.fileExists(atPath: url.path) else { return [] }
+        let data: Data
+        switch readTrustedFile() {
+        case .missing:
+            return []
+        case .refused(let reason):
+            logger.warning("Cookie file \(reason); starting with an empty jar", metadata: ["file.path": "\(url.path)"])
+            return []
+        case .contents(let contents):
+            data = contents
+        }
         do {
-            let handle = try FileHandle(forReadingFrom: url)
-            defer { try? handle.close() }
-            let data = try handle.read(upToCount: maxBytes + 1) ?? Data()
-            guard data.count <= maxBytes else {
-                logger.warning("Cookie file is larger than \(maxBytes) bytes; starting with an empty jar", metadata: ["file.path": "\(url.path)"])
-                return []
-            }
             let decoder = JSONDecoder()
             decoder.dateDecodingStrategy = .secondsSince1970
             let contents = try decoder.decode(Contents.self, from: data)
@@ -68,6 +78,56 @@ struct CookieFile: Sendable {
             logger.warning("Cookie file could not be read (\(type(of: error))); starting with an empty jar", metadata: ["file.path": "\(url.path)"])
             return []
         }
+    }
+
+    /// What reading the file found.
+    private enum ReadResult {
+        /// Nothing is there: a new jar.
+        case missing
+        /// Not loaded; the reason completes "Cookie file …" in the log.
+        case refused(String)
+        /// The file's bytes, for the decoder.
+        case contents(Data)
+    }
+
+    /// Opens the file without following a link or waiting on a FIFO, checks what was opened
+    /// (``FileStatus/of(descriptor:)``: the descriptor, so nothing can be swapped in between the
+    /// check and the read) and reads it, at most ``maxBytes``.
+    private func readTrustedFile() -> ReadResult {
+        let descriptor = NoFollowFile.openForReading(url.path)
+        guard descriptor >= 0 else {
+            let code = errno
+            switch code {
+            case ENOENT: return .missing
+            case ELOOP: return .refused("is a symbolic link, which is not followed")
+            default: return .refused("could not be opened (\(String(cString: strerror(code))))")
+            }
+        }
+        defer { close(descriptor) }
+        guard let status = FileStatus.of(descriptor: descriptor) else {
+            return .refused("could not be examined (\(String(cString: strerror(errno))))")
+        }
+        switch status.kind {
+        case .regular: break
+        case .directory: return .refused("is a directory")
+        case .other: return .refused("is not a regular file (a FIFO, a socket or a device)")
+        }
+        // Trusted only if no one but this user can have written it (OpenSSH's rule for
+        // `authorized_keys`). Readability is not checked: a file others can read has leaked its
+        // cookies already, refusing it would not take them back, and the jar's next write
+        // replaces it with an owner-only one.
+        guard status.owner == geteuid() else { return .refused("belongs to another user (uid \(status.owner))") }
+        guard status.permissions & 0o022 == 0 else {
+            return .refused("is writable by other users (mode 0\(String(status.permissions, radix: 8)))")
+        }
+        // Larger than any jar could write: refused unread (the size read back is checked too,
+        // as the file may grow in between).
+        guard status.size <= maxBytes else { return .refused("is larger than \(maxBytes) bytes") }
+        guard let data = NoFollowFile.readToEnd(descriptor, limit: maxBytes + 1) else {
+            return .refused("could not be read (\(String(cString: strerror(errno))))")
+        }
+        guard data.count <= maxBytes else { return .refused("is larger than \(maxBytes) bytes") }
+        return .contents(data)
     }
 
     /// Writes `cookies` as `revision`, unless a newer revision was written already; returns

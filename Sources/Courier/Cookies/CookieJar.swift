@@ -20,8 +20,10 @@ import Logging
 /// included. The rules:
 /// - **Domain and path** (§5.1.3, §5.1.4): a cookie without `Domain` is host-only; with
 ///   `Domain`, it goes to that domain and its subdomains. A `Domain` the request host is not in,
-///   or a public suffix (`Domain=com`, `Domain=co.uk`; see ``PublicSuffixList``), is refused.
-///   IP-address hosts only get host-only cookies.
+///   a public suffix (`Domain=com`, `Domain=co.uk`, `Domain=s3.amazonaws.com`; the whole Public
+///   Suffix List by default, see ``PublicSuffixList``), or a domain above the host's registrable
+///   domain (`Domain=amazonaws.com` from `bucket.s3.amazonaws.com`, as browsers refuse it) is
+///   refused. IP-address hosts only get host-only cookies.
 /// - **Secure**: sent only over https — and over http to a loopback host (`localhost`,
 ///   `127.0.0.0/8`, `::1`), which browsers also count as secure. A `Secure` cookie set over
 ///   plain http is refused, and plain http cannot replace a `Secure` cookie.
@@ -59,11 +61,13 @@ public final class CookieJar: Sendable {
     ///
     /// - Parameters:
     ///   - limits: how many cookies the jar holds (browsers' limits by default).
-    ///   - publicSuffixes: the suffixes to refuse cookies for (the embedded, partial list by default).
+    ///   - publicSuffixes: the suffixes to refuse cookies for: by default the whole Public Suffix
+    ///     List compiled into Courier (``PublicSuffixList/full``), read once per process when the
+    ///     first jar is made with it.
     ///   - clock: the wall clock expiry is read from (tests inject one).
     ///   - logger: where refused cookies (at `debug`) and file problems (at `warning`) are reported.
     public init(
-        limits: Limits = Limits(), publicSuffixes: PublicSuffixList = .common,
+        limits: Limits = Limits(), publicSuffixes: PublicSuffixList = .full,
         clock: any MiddlewareClock = .system, logger: Logger = APIConfiguration.silentLogger
     ) {
         self.limits = limits
@@ -86,19 +90,24 @@ public final class CookieJar: Sendable {
     ///
     /// A file that cannot be read, is truncated or is not a cookie file gives an empty jar and a
     /// `warning` in the log — never an error or a crash — and is replaced on the next change.
-    /// A file that cannot be written is logged too; requests go on.
+    /// So does a file the jar does not trust, which it does not read: a symbolic link (not
+    /// followed), a FIFO (opened without waiting for a writer), a directory or a device,
+    /// another user's file, or one that group or others can write. A file that cannot be
+    /// written is logged too; requests go on.
     ///
     /// - Parameters:
     ///   - file: the JSON file; its directory must exist.
     ///   - persistsSessionCookies: whether cookies without an expiry are saved too. Default
     ///     `false`, as browsers: a session cookie ends with the process.
     ///   - limits: how many cookies the jar holds (browsers' limits by default).
-    ///   - publicSuffixes: the suffixes to refuse cookies for (the embedded, partial list by default).
+    ///   - publicSuffixes: the suffixes to refuse cookies for: by default the whole Public Suffix
+    ///     List compiled into Courier (``PublicSuffixList/full``), read once per process when the
+    ///     first jar is made with it.
     ///   - clock: the wall clock expiry is read from (tests inject one).
     ///   - logger: where refused cookies (at `debug`) and file problems (at `warning`) are reported.
     public convenience init(
         persistingTo file: URL, persistsSessionCookies: Bool = false, limits: Limits = Limits(),
-        publicSuffixes: PublicSuffixList = .common, clock: any MiddlewareClock = .system,
+        publicSuffixes: PublicSuffixList = .full, clock: any MiddlewareClock = .system,
         logger: Logger = APIConfiguration.silentLogger
     ) {
         self.init(file: CookieFile(url: file, limits: limits), persistsSessionCookies: persistsSessionCookies,

@@ -43,12 +43,21 @@ struct CookieStore: Sendable {
             expiresAt = min(expires, latest)
         }
         // Domain: never a public suffix (unless it is the host itself), never a domain the host
-        // is not in; an IP address gets host-only cookies only.
+        // is not in, never above the host's registrable domain; an IP address gets host-only
+        // cookies only.
         var domain = url.host
         var isHostOnly = true
         if let attribute = received.domain, attribute != url.host {
             if publicSuffixes.isPublicSuffix(attribute) { return .refused("Domain=\(attribute) is a public suffix") }
             guard url.domainMatches(attribute) else { return .refused("Domain=\(attribute) does not contain the host \(url.host)") }
+            // Above the host's site: `amazonaws.com` from `bucket.s3.amazonaws.com` is no public
+            // suffix itself, but a cookie for it reaches every bucket; nor is `run.app`, whose
+            // subdomains are suffixes only by the wildcard `*.run.app`. Browsers refuse a Domain
+            // outside the host's registrable domain (Chromium compares the two registrable
+            // domains); RFC 6265's public-suffix check alone lets such a cookie through.
+            guard let site = publicSuffixes.registrableDomain(of: url.host), CookieRequestURL.domain(attribute, matches: site) else {
+                return .refused("Domain=\(attribute) is above the host's registrable domain")
+            }
             domain = attribute
             isHostOnly = false
         } else if received.domain != nil, !url.isIPAddress, !publicSuffixes.isPublicSuffix(url.host) {

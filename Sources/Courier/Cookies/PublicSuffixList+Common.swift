@@ -3,6 +3,11 @@ extension PublicSuffixList {
     /// list (publicsuffix.org, Mozilla Public License 2.0) — the most used multi-label suffixes
     /// of country domains and a few shared hosting domains. Every top-level domain is a public
     /// suffix without being listed here (the implicit `*` rule).
+    ///
+    /// No longer the jar's default (``full`` is the whole list); kept for code that names it, and
+    /// for a jar that must not take ``full``'s memory. It misses most shared hosting domains
+    /// (`s3.amazonaws.com`, `fly.dev`, `onrender.com`, `*.run.app`, `r2.dev`…): with it, their
+    /// tenants can set cookies for one another.
     public static let commonRules = """
     // Country domains with registrations under a second level.
     ac.uk

@@ -6,20 +6,9 @@ import Testing
 
 @Suite("Cookie jar: persistence")
 struct CookieJarFileTests {
-    private func temporaryFile() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-cookies-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return directory.appendingPathComponent("cookies.json")
-    }
-
-    private func logger() -> (Logger, InMemoryLogHandler) {
-        let handler = InMemoryLogHandler()
-        return (Logger(label: "cookies") { _ in handler }, handler)
-    }
-
     @Test("persistent cookies survive a new jar on the same file; session cookies do not, unless asked")
     func roundTrip() throws {
-        let file = try temporaryFile()
+        let file = try temporaryCookieFile()
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let clock = CookieTestClock()
         let jar = CookieJar(persistingTo: file, clock: clock)
@@ -37,7 +26,7 @@ struct CookieJarFileTests {
 
     @Test("a file whose __Host- or __Secure- cookies break their prefix's rules loads without them (checked as if a server had sent them)")
     func prefixRulesOnLoad() throws {
-        let file = try temporaryFile()
+        let file = try temporaryCookieFile()
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let clock = CookieTestClock()
         let jar = CookieJar(persistingTo: file, clock: clock)
@@ -54,7 +43,7 @@ struct CookieJarFileTests {
 
     @Test("limits as large as Int allows make a working persistent jar, not an arithmetic trap")
     func hugeLimits() throws {
-        let file = try temporaryFile()
+        let file = try temporaryCookieFile()
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let jar = CookieJar(persistingTo: file, limits: .init(maxCookieBytes: .max, maxCookies: .max))
         jar.receive(["p=1; Max-Age=3600"], from: "https://example.com/")
@@ -64,7 +53,7 @@ struct CookieJarFileTests {
 
     @Test("a jar full of the largest cookies, of characters JSON escapes (\\\", /), loads back from its own file")
     func escapedCookiesLoadBack() throws {
-        let file = try temporaryFile()
+        let file = try temporaryCookieFile()
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let limits = CookieJar.Limits(maxCookies: 2)
         let jar = CookieJar(persistingTo: file, limits: limits)
@@ -78,7 +67,7 @@ struct CookieJarFileTests {
 
     @Test("the file is owner-only (0600) and no temporary file is left behind")
     func permissions() throws {
-        let file = try temporaryFile()
+        let file = try temporaryCookieFile()
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let jar = CookieJar(persistingTo: file)
         jar.receive(["p=1; Max-Age=60"], from: "https://example.com/")
@@ -91,7 +80,7 @@ struct CookieJarFileTests {
 
     @Test("expired cookies are dropped when the file is loaded")
     func expiredOnLoad() throws {
-        let file = try temporaryFile()
+        let file = try temporaryCookieFile()
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let clock = CookieTestClock()
         let jar = CookieJar(persistingTo: file, clock: clock)
@@ -103,7 +92,7 @@ struct CookieJarFileTests {
 
     @Test("clearing reaches the file")
     func clearingPersists() throws {
-        let file = try temporaryFile()
+        let file = try temporaryCookieFile()
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let jar = CookieJar(persistingTo: file)
         jar.receive(["a=1; Max-Age=100"], from: "https://a.example/")
@@ -119,7 +108,7 @@ struct CookieJarFileTests {
     @Test("a truncated, corrupt or foreign file is an empty jar and a logged warning, and is replaced on the next change",
           arguments: ["truncated", "garbage", "empty", "foreign", "wrong types", "hostile cookies"])
     func corruptFiles(_ kind: String) throws {
-        let file = try temporaryFile()
+        let file = try temporaryCookieFile()
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let good = CookieJar(persistingTo: file)
         good.receive(["a=1; Max-Age=100", "b=2; Max-Age=100"], from: "https://example.com/")
@@ -136,7 +125,7 @@ struct CookieJarFileTests {
             broken = Data(#"{"format":"courier-cookies","version":1,"cookies":[{"name":"x","value":"1","domain":"com","isHostOnly":false,"path":"/","isSecure":false,"isHTTPOnly":false,"createdAt":0,"lastAccessedAt":0},{"name":"","value":"1","domain":"example.com","isHostOnly":true,"path":"/","isSecure":false,"isHTTPOnly":false,"createdAt":0,"lastAccessedAt":0},{"name":"ok","value":"1","domain":"example.com","isHostOnly":true,"path":"/","isSecure":false,"isHTTPOnly":false,"createdAt":0,"lastAccessedAt":0}]}"#.utf8)
         }
         try broken.write(to: file)
-        let (logger, handler) = logger()
+        let (logger, handler) = recordingCookieLogger()
         let jar = CookieJar(persistingTo: file, persistsSessionCookies: true, logger: logger)
         if kind == "hostile cookies" {
             #expect(jar.cookies.map(\.name) == ["ok"])     // Domain=com and an empty name are refused again
@@ -152,7 +141,7 @@ struct CookieJarFileTests {
     @Test("a file that cannot be written is logged; requests and the in-memory jar go on")
     func unwritable() throws {
         let file = URL(fileURLWithPath: "/nonexistent-\(UUID().uuidString)/cookies.json")
-        let (logger, handler) = logger()
+        let (logger, handler) = recordingCookieLogger()
         let jar = CookieJar(persistingTo: file, logger: logger)
         jar.receive(["a=1; Max-Age=100"], from: "https://example.com/")
         #expect(jar.header(for: "https://example.com/") == "a=1")
@@ -162,7 +151,7 @@ struct CookieJarFileTests {
 
     @Test("a change returns without waiting for the file, and changes made during a write are saved together by the next one")
     func writesOffTheCallersThread() async throws {
-        let file = try temporaryFile()
+        let file = try temporaryCookieFile()
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         // A disk that takes its time: each write waits until the test lets it go (20 s at most).
         let gate = DispatchSemaphore(value: 0)
@@ -194,7 +183,7 @@ struct CookieJarFileTests {
 
     @Test("flush returns after the write under way and its own, while changes keep arriving")
     func flushIsBounded() async throws {
-        let file = try temporaryFile()
+        let file = try temporaryCookieFile()
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let slowFile = CookieFile(url: file, limits: CookieJar.Limits()) { url, data in
             Thread.sleep(forTimeInterval: 0.02)   // a disk that takes 20 ms a write
@@ -227,7 +216,7 @@ struct CookieJarFileTests {
 
     @Test("flush called from within a write (a log handler, a clock) returns instead of waiting for itself")
     func flushFromTheWriter() throws {
-        let file = try temporaryFile()
+        let file = try temporaryCookieFile()
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let box = Locked<CookieJar?>(nil)
         let calls = Locked(0)
@@ -251,7 +240,7 @@ struct CookieJarFileTests {
 
     @Test("a write that failed is tried again by flush")
     func flushRetriesAFailedWrite() throws {
-        let file = try temporaryFile()
+        let file = try temporaryCookieFile()
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let failures = Locked(1)
         let flaky = CookieFile(url: file, limits: CookieJar.Limits()) { url, data in
@@ -262,7 +251,7 @@ struct CookieJarFileTests {
             if fails { throw CocoaError(.fileWriteOutOfSpace) }
             try CookieFile.replace(url, with: data)
         }
-        let (logger, handler) = logger()
+        let (logger, handler) = recordingCookieLogger()
         let jar = CookieJar(file: flaky, persistsSessionCookies: false, limits: CookieJar.Limits(), publicSuffixes: .common,
                             clock: .system, logger: logger)
         jar.receive(["p=1; Max-Age=3600"], from: "https://example.com/")
@@ -273,7 +262,7 @@ struct CookieJarFileTests {
 
     @Test("a jar released right after a change still writes it")
     func releasedJarWrites() async throws {
-        let file = try temporaryFile()
+        let file = try temporaryCookieFile()
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let written = Locked(false)
         do {
@@ -292,11 +281,11 @@ struct CookieJarFileTests {
 
     @Test("the file never holds more than the limits allow: a file larger than any jar could write is refused unread")
     func oversizedFile() throws {
-        let file = try temporaryFile()
+        let file = try temporaryCookieFile()
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let limits = CookieJar.Limits(maxCookieBytes: 10, maxCookies: 2)
         try Data(repeating: 0x20, count: 1_000_000).write(to: file)
-        let (logger, handler) = logger()
+        let (logger, handler) = recordingCookieLogger()
         #expect(CookieJar(persistingTo: file, limits: limits, logger: logger).cookies.isEmpty)
         #expect(handler.entries.contains { "\($0.message)".contains("larger than") })
     }
