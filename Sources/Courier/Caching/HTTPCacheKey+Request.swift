@@ -10,15 +10,17 @@ extension HTTPCacheKey {
                   credentials: Self.credentialDigest(request.headerFields, extra: context.sensitiveHeaders, digest: digest))
     }
 
-    /// The request's absolute URL, each secret query value replaced by its digest
-    /// (`hmac-sha256:<hex>`): two different tokens give two different keys, and the token itself
-    /// is never kept.
+    /// The request's absolute URL in its one spelling (``CacheURL``), each secret query value
+    /// replaced by its digest (`hmac-sha256:<hex>`): two different tokens give two different
+    /// keys, and the token itself is never kept.
     static func url(of request: HTTPRequest, secretNames: Redaction.QueryNames, digest: CacheDigest) -> String {
         url(request.urlString, secretNames: secretNames, digest: digest)
     }
 
-    /// An absolute URL as a key holds it: each secret query value as its digest.
+    /// An absolute URL as a key holds it: in its one spelling (``CacheURL``: the purge helpers
+    /// compare in it too), each secret query value as its digest.
     static func url(_ url: String, secretNames: Redaction.QueryNames, digest: CacheDigest) -> String {
+        let url = CacheURL.normalised(url)
         // Searched in the UTF-8 view: `firstIndex(of: "?")` on the String walks Characters
         // (grapheme breaking), which cost ≈ 11,000 instructions per cache hit.
         guard let mark = url.firstIndex(ofByte: UInt8(ascii: "?")) else { return url }
