@@ -52,8 +52,11 @@ public struct RequestContext: Sendable {
     /// removes ``sensitiveHeaders`` (a header the request sets itself under such a name goes too).
     package var originOnlyHeaders: Set<HTTPField.Name> = []
     /// Query parameter names whose values are secret besides ``Redaction/QueryNames/standard``:
-    /// the client's ``APIConfiguration/sensitiveQueryNames``. Errors, logs and refused redirect
-    /// locations redact them.
+    /// the client's ``APIConfiguration/sensitiveQueryNames``, and the names middleware add for
+    /// the requests below them (an ``AuthenticationMiddleware``'s API key in the query, the
+    /// credentials a ``BaseParametersMiddleware`` puts in the query or the body). Errors, logs,
+    /// refused redirect locations and cassettes redact them; cache keys hold their values as
+    /// digests.
     public var sensitiveQueryNames: Set<String> = []
     /// The secret query names to redact with: the standard ones and ``sensitiveQueryNames``.
     package var queryNames: Redaction.QueryNames {
