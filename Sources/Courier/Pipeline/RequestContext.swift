@@ -82,8 +82,13 @@ public struct RequestContext: Sendable {
     public var usesCookieJar: Bool = false
 
     /// The client's ``CookieJar``, for middleware that must tell requests apart by the cookies
-    /// it will add below them (``CoalescingMiddleware``).
+    /// it will add below them (``CoalescingMiddleware``, ``CachingMiddleware``).
     package var cookieJar: CookieJar?
+
+    /// Watches told of the cookies each hop went out with, by the jar and by a transport with
+    /// a cookie store of its own: a middleware that needs to know adds its own
+    /// (``CachingMiddleware`` stores no response to a request whose cookies it could not key).
+    package var cookieWatches: [CookieWatch] = []
 
     /// Watches told of every redirect the client follows under this context: a middleware that
     /// needs to know adds its own (``CachingMiddleware`` does not store a response reached

@@ -2,6 +2,7 @@ import Courier
 import CourierTesting
 import Foundation
 import HTTPTypes
+import OpenAPIRuntime
 import Testing
 
 /// The cache and the client's cookie jar: the jar adds `Cookie` below the cache, and a response
@@ -80,5 +81,47 @@ struct CachingCookieSessionTests {
         jar.removeAll()
         signIn("alice", jar)
         #expect(try await client.send(me) == "profile of alice")               // not bob's, stored under alice's key
+    }
+
+    @Test("the jar's cookies enter the key as a digest: a disk store never writes them")
+    func jarCookiesAreDigests() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-jar-key-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = DiskCacheStore(directory: directory)
+        let jar = CookieJar()
+        let stub = StubTransport()
+        stub.on(.get, "/me", StubResponse(status: 200, headers: [.cacheControl: "private, max-age=600"], body: Data("me".utf8)))
+        var configuration = APIConfiguration(baseURL: MiddlewareFixtures.baseURL)
+        configuration.cookieJar = jar
+        let client = APIClient(configuration: configuration, transport: stub, middleware: [CachingMiddleware(store: store)])
+        jar.setCookie("session=ALICE-SESSION-VALUE; Path=/", for: Self.site)
+        _ = try await client.send(me)
+        #expect(try await client.response(for: me).metrics.cacheOutcome == .hit)
+        var written = Data()
+        for name in try FileManager.default.subpathsOfDirectory(atPath: directory.path) {
+            if let data = FileManager.default.contents(atPath: directory.appendingPathComponent(name).path) { written += data }
+        }
+        #expect(!written.isEmpty)
+        #expect(!String(decoding: written, as: UTF8.self).contains("ALICE-SESSION-VALUE"))
+    }
+
+    @Test("a response to a request a transport sent with cookies of its own store (URLSession's, without a jar) is not stored; one sent without is")
+    func transportStoreCookiesAreNotStored() async throws {
+        let carriesCookies = Locked(true)
+        let calls = Locked(0)
+        // A transport with a cookie store of its own, which says so as URLSessionTransport does.
+        let transport = MiddlewareTestTransport { _, _, context in
+            let call = calls.withLock { $0 += 1; return $0 }
+            if carriesCookies.current {
+                for watch in context.cookieWatches { watch.transportAddedStoreCookies() }
+            }
+            return (HTTPResponse(status: .ok, headerFields: [.cacheControl: "private, max-age=600"]), HTTPBody("v\(call)"))
+        }
+        let client = MiddlewareFixtures.client(transport, [CachingMiddleware()])
+        #expect(try await client.send(me) == "v1")
+        #expect(try await client.send(me) == "v2")                             // not stored
+        carriesCookies.withLock { $0 = false }
+        #expect(try await client.send(me) == "v3")
+        #expect(try await client.send(me) == "v3")                             // stored
     }
 }
