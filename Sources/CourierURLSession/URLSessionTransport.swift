@@ -74,6 +74,10 @@ public final class URLSessionTransport: Transport {
     /// response's `Set-Cookie` fields itself (see ``init(configuration:maxRequestBodySize:temporaryDirectory:)``);
     /// `nil` on Apple platforms and when the configuration stores no cookies.
     private let cookieStorage: HTTPCookieStorage?
+    /// The store the session adds cookies from (the configuration's, when it sets cookies on
+    /// requests), read to tell a middleware that asked (`RequestContext.cookieWatches`: the
+    /// HTTP cache) that a request went out with cookies it never saw.
+    private let cookieSendingStorage: HTTPCookieStorage?
     /// The largest body delivered in one piece when the client collects it anyway; larger ones
     /// are streamed from this point on.
     static let wholeBodyBufferLimit = 256 * 1024
@@ -105,6 +109,7 @@ public final class URLSessionTransport: Transport {
         }
         #endif
         self.cookieStorage = cookieStorage
+        self.cookieSendingStorage = configuration.httpShouldSetCookies ? configuration.httpCookieStorage : nil
         self.session = URLSession(configuration: sessionConfiguration, delegate: delegate, delegateQueue: queue)
         self.maxRequestBodySize = maxRequestBodySize
     }
@@ -274,6 +279,13 @@ public final class URLSessionTransport: Transport {
 
     public func send(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
         var urlRequest = try Self.urlRequest(for: request, context: context)
+        // The session adds the store's cookies itself, out of every middleware's sight: the
+        // cache, which cannot key them, is told and stores nothing of this exchange. Looked up
+        // only when a middleware asked (a request the cache may store).
+        if !context.cookieWatches.isEmpty, !context.usesCookieJar, let storage = cookieSendingStorage, let url = urlRequest.url,
+           storage.cookies(for: url)?.isEmpty == false {
+            for watch in context.cookieWatches { watch.transportAddedStoreCookies() }
+        }
         let upload = body?.uploadDescription
         upload?.progress?.transportWillSend()
         let plan = try await Self.plan(for: body, description: upload, maxInMemory: maxRequestBodySize,

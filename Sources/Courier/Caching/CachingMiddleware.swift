@@ -29,7 +29,12 @@ import OpenAPIRuntime
 ///   reached through one; and useful — fresh for a while, or carrying a
 ///   validator (`ETag`, `Last-Modified`). `Set-Cookie` fields are not stored. Being a
 ///   private cache, it stores responses to requests with `Authorization` and `private`
-///   responses; the key separates credentials (``HTTPCacheKey``).
+///   responses; the key separates credentials (``HTTPCacheKey``), and cookie sessions: it
+///   holds a digest of the cookies the client's ``CookieJar`` will add below it, so after a
+///   logout (`jar.removeAll()`) and another login, no response of the first session answers
+///   the second. A response to a request that went out with cookies a transport added from a
+///   store of its own (`URLSessionTransport` without a jar: its `HTTPCookieStorage`), which no
+///   key can tell apart, is not stored.
 /// - **Serves** a stored response while it is fresh (`max-age`, else `Expires` − `Date`, else
 ///   10 % of the time since `Last-Modified`, capped by `maxHeuristicLifetime`; age per
 ///   RFC 9111 §4.2.3), unless the request or the response says `no-cache`, or the request's
@@ -136,11 +141,15 @@ public struct CachingMiddleware: Middleware {
         }
         let policy = context.options.cachePolicy ?? self.policy
         let digest = CacheDigest(store: store)
-        let key = HTTPCacheKey(request, namespace: namespace, context: context, digest: digest)
+        // The cookies the client's jar will add below: part of the key, so that one cookie
+        // session's response never answers another's.
+        let jarCookies = context.cookieJar?.cookies(addedTo: request)
+        let key = HTTPCacheKey(request, namespace: namespace, context: context, digest: digest, jarCookies: jarCookies)
         let requestControl = CacheControl(request.headerFields)
         // A purge (logout), or an invalidation of this URL, from here on — while this request
         // looks in the store, waits, or refreshes in the background: nothing of its answer is stored.
-        let mark = StoreMark(purges: await store.purgeCount, generation: invalidations.generation(of: key.url, namespace: key.namespace))
+        let mark = StoreMark(purges: await store.purgeCount, generation: invalidations.generation(of: key.url, namespace: key.namespace),
+                             jarCookies: jarCookies)
         var stored: CachedHTTPResponse?
         if policy != .reloadIgnoringCache, let found = await entry(for: key),
            CacheVary(found.response.headerFields).matches(request, stored: found.varyingRequestFields, sensitive: context.sensitiveHeaders, digest: digest) {
@@ -253,6 +262,8 @@ public struct CachingMiddleware: Middleware {
         var watched = context
         let redirects = RedirectWatch()
         watched.redirectWatches.append(redirects)
+        let cookies = CookieWatch()
+        watched.cookieWatches.append(cookies)
         let requestDate = now()
         let head: HTTPResponse
         let responseBody: HTTPBody?
@@ -266,6 +277,10 @@ public struct CachingMiddleware: Middleware {
             throw error
         }
         let responseDate = now()
+        // Whether the answer is for the cookies the key holds: the jar added exactly those (a
+        // login or logout that landed while the request was under way changes them), and no
+        // transport added cookies of its own store, which no key can tell apart.
+        let keyedCookies = !cookies.carriedTransportStoreCookies && cookies.jarCookies.allSatisfy { $0 == mark.jarCookies }
         if validating != nil, head.status.code == 304, redirects.count > 0 {
             // A 304 from where a redirect led (perhaps another origin) says nothing about the
             // stored entry: ask again without validators, and store nothing of the detour.
@@ -286,7 +301,9 @@ public struct CachingMiddleware: Middleware {
                 refreshed.requestDate = requestDate
                 refreshed.responseDate = responseDate
                 let refreshedControl = CacheControl(refreshed.response.headerFields)
-                if !requestControl.noStore, !refreshedControl.noStore {
+                // A 304 to cookies the key does not hold (a login that landed meanwhile) vouches
+                // for the stored body to this caller only: the entry stays as it was.
+                if keyedCookies, !requestControl.noStore, !refreshedControl.noStore {
                     // RFC 9111 §4.3.4: the 304 updates the response it validated — not one
                     // stored since by another request, nor one removed since (a purge, an
                     // invalidation) — and only when its own ETag, if any, is that response's.
@@ -296,7 +313,7 @@ public struct CachingMiddleware: Middleware {
                        eTag == nil || Self.weaklyEqual(eTag, validating.entry.response.headerFields[.eTag]) {
                         await store(refreshed, unlessChangedSince: mark)
                     }
-                } else {
+                } else if keyedCookies {
                     await store.removeEntry(for: key)
                 }
                 let freshness = CacheFreshness(of: refreshed, cacheControl: refreshedControl,
@@ -310,12 +327,13 @@ public struct CachingMiddleware: Middleware {
         }
         var tagged = head
         tagged.headerFields.replace(.courierCache, with: CacheOutcome.miss.rawValue)
-        guard redirects.count == 0, let vary = storableVary(head, request: request, requestControl: requestControl,
-                                                            context: context, requestDate: requestDate, responseDate: responseDate) else {
+        guard redirects.count == 0, keyedCookies, let vary = storableVary(head, request: request, requestControl: requestControl,
+                                                                          context: context, requestDate: requestDate, responseDate: responseDate) else {
             // What was stored is older than this answer: no policy may serve it afterwards. A
             // server error or `429` is a passing failure, not a new state of the resource: the
-            // entry stays for stale-if-error and the offline policies.
-            if replacesEntry, !(500..<600).contains(head.status.code), head.status.code != 429 {
+            // entry stays for stale-if-error and the offline policies. An answer to cookies the
+            // key does not hold says nothing of the key's session.
+            if replacesEntry, keyedCookies, !(500..<600).contains(head.status.code), head.status.code != 429 {
                 await store.removeEntry(for: key)
             }
             log(.miss, key, context: context)
@@ -331,10 +349,11 @@ public struct CachingMiddleware: Middleware {
     }
 
     /// What a request saw of the store before it looked there: its purges, and its URL's
-    /// invalidations.
+    /// invalidations; and the jar's cookies its key holds.
     private struct StoreMark {
         var purges: Int
         var generation: Int
+        var jarCookies: String?
     }
 
     /// Whether the store was purged, or the entry's URL invalidated, since `mark`.

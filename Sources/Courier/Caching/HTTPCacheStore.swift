@@ -83,23 +83,32 @@ extension HTTPCacheStore {
     /// Removes every entry for `url` (any method, namespace or credentials), as after a change
     /// to that resource. The URL is keyed as the middleware keys requests: a secret query value
     /// (`access_token=…`, a name in `sensitiveQueryNames` — pass your configuration's) as its
-    /// digest, and an empty path as `/`.
+    /// digest, and both it and each stored key's URL in one spelling — scheme and host in lower
+    /// case, no default port, an empty path as `/`, non-ASCII text and other bytes a URI cannot
+    /// hold percent-encoded, escapes in upper case and unreserved characters unescaped, no
+    /// fragment — so `https://api.example.com/users/Jörg` finds the entry of a request sent to
+    /// `https://API.example.com:443/users/J%C3%B6rg`. An escaped reserved character stays
+    /// apart from itself: `/users/a%2Fb` is not `/users/a/b`.
     public func removeEntries(for url: URL, sensitiveQueryNames: Set<String> = []) async {
-        var written = url.absoluteString
-        if url.path.isEmpty, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) {
-            components.path = "/"
-            written = components.url?.absoluteString ?? written
-        }
         let names = sensitiveQueryNames.isEmpty ? Redaction.QueryNames.standard : Redaction.QueryNames.standard.adding(sensitiveQueryNames)
-        let text = written
+        let text = CacheURL.normalised(url.absoluteString)
         let keyed = HTTPCacheKey.url(text, secretNames: names, digest: CacheDigest(store: self))
-        await removeEntries { $0.url == keyed || $0.url == text }
+        await removeEntries { key in
+            // The stored side too: a key of your own, or one written before keys had one spelling.
+            let stored = CacheURL.normalised(key.url)
+            return stored == keyed || stored == text
+        }
     }
 
     /// Removes every entry whose URL starts with `prefix`: `https://api.example.com/v1/users/42/`
-    /// drops everything cached under one user's resources.
+    /// drops everything cached under one user's resources. The prefix and each stored key's URL
+    /// are compared in one spelling, as ``removeEntries(for:sensitiveQueryNames:)`` compares URLs
+    /// (the scheme's default port, host case, percent-encoding); a prefix that ends in the host
+    /// gets no `/` added. Secret query values are digests in keys: a prefix that reaches into
+    /// one matches nothing.
     public func removeEntries(withURLPrefix prefix: String) async {
-        await removeEntries { $0.url.hasPrefix(prefix) }
+        let prefix = CacheURL.normalised(prefix, completingPath: false)
+        await removeEntries { CacheURL.normalised($0.url).hasPrefix(prefix) }
     }
 
     /// Removes every entry stored by one namespace (one client, tenant or user), as at logout.

@@ -39,23 +39,32 @@ public final class APIClient: Sendable {
     /// Whether a ``CachingMiddleware`` is in the chain (only then is the response's
     /// `Courier-Cache` field looked up for ``ResponseMetrics/cacheOutcome``).
     private let readsCacheOutcome: Bool
-    /// A cache or coalescer above the authentication middleware: every request fails with it.
+    /// A cache or coalescer above a middleware that adds a user's credentials: every request
+    /// fails with it.
     private let middlewareOrderError: MiddlewareOrderError?
 
     /// Creates a client.
     ///
     /// The name of a query item that an ``AuthenticationMiddleware`` in `middleware` sends an API
-    /// key under is added to the configuration's ``APIConfiguration/sensitiveQueryNames``: a
-    /// server that echoes the query in a next-page link puts the key into the page request's
-    /// target, where errors and middleware above the authentication middleware see it.
+    /// key under, and the names of the fixed credentials a ``BaseParametersMiddleware`` puts in
+    /// the query or the body, are added to the configuration's
+    /// ``APIConfiguration/sensitiveQueryNames``: a server that echoes the query in a next-page
+    /// link puts them into the page request's target, where errors and middleware above the
+    /// middleware that adds them see it.
     ///
-    /// A ``CachingMiddleware`` or ``CoalescingMiddleware`` above an ``AuthenticationMiddleware``
-    /// would share one user's responses with another: every request of such a client fails
-    /// with ``MiddlewareOrderError``.
+    /// A ``CachingMiddleware`` or ``CoalescingMiddleware`` above any middleware that adds a
+    /// signed-in user's credentials (an ``AuthenticationMiddleware`` with tokens, a
+    /// ``BaseParametersMiddleware`` for ``BaseParametersMiddleware/Scope/credentials``) would
+    /// share one user's responses with another: every request of such a client fails with
+    /// ``MiddlewareOrderError``.
     public init(configuration: APIConfiguration, transport: any Transport, middleware: [any Middleware] = []) {
         var configuration = configuration
-        for case let authentication as AuthenticationMiddleware in middleware {
-            if let name = authentication.queryItemName { configuration.sensitiveQueryNames.insert(name) }
+        for layer in middleware {
+            if let authentication = layer as? AuthenticationMiddleware, let name = authentication.queryItemName {
+                configuration.sensitiveQueryNames.insert(name)
+            } else if let parameters = layer as? BaseParametersMiddleware {
+                configuration.sensitiveQueryNames.formUnion(parameters.secretQueryNames)
+            }
         }
         self.configuration = configuration
         self.transport = transport

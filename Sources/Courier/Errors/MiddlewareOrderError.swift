@@ -1,27 +1,30 @@
 /// A middleware list in an order that would share one user's responses with another: a
-/// ``CachingMiddleware`` or ``CoalescingMiddleware`` above (before) the middleware that adds a
+/// ``CachingMiddleware`` or ``CoalescingMiddleware`` above (before) any middleware that adds a
 /// signed-in user's credentials — an ``AuthenticationMiddleware`` with a ``TokenProvider``, or a
-/// ``BaseParametersMiddleware`` that adds ``BaseParametersMiddleware/Scope/credentials`` as
-/// headers.
+/// ``BaseParametersMiddleware`` with ``BaseParametersMiddleware/Scope/credentials``, whether it
+/// puts them in headers, the query or the body.
 ///
 /// Above it, the cache and the coalescer see requests before those credentials are added, so
 /// the requests of two users look the same: one user's stored or in-flight response would
-/// answer the other's. Every request of such a client fails with this error (as the underlying
+/// answer the other's. One credentials layer above the cache does not make up for another
+/// below it (a session header above, a bearer token below: two users with the same header
+/// would share). Every request of such a client fails with this error (as the underlying
 /// error of an ``APIError`` of kind ``APIError/Kind/encodingFailed``), so the order is fixed
-/// before it ships. Put them after:
+/// before it ships. Put them after every credentials layer:
 ///
 /// ```swift
 /// middleware: [RetryMiddleware(), AuthenticationMiddleware(.bearer(tokens)), CoalescingMiddleware(), CachingMiddleware()]
 /// ```
 ///
-/// Credentials that are the same for every user (an app-wide API key, fixed credentials) are
-/// not counted, nor is a ``CoalescingMiddleware`` that joins only the requests that ask.
+/// Credentials that are the same for every user (an app-wide API key, fixed credentials of an
+/// ``AuthenticationMiddleware``) are not counted, nor is a ``CoalescingMiddleware`` that joins
+/// only the requests that ask.
 public struct MiddlewareOrderError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The middleware that is too high: `CachingMiddleware` or `CoalescingMiddleware`.
     public var middleware: String
     /// Its position in the client's middleware list.
     public var position: Int
-    /// The middleware that adds the user's credentials below it, and its position.
+    /// The first middleware below it that adds a user's credentials, and its position.
     public var credentialsMiddleware: String, credentialsPosition: Int
 
     /// What is wrong and how to fix it.
@@ -29,24 +32,26 @@ public struct MiddlewareOrderError: Error, Sendable, Hashable, CustomStringConve
         "\(middleware) (middleware[\(position)]) is above \(credentialsMiddleware) (middleware[\(credentialsPosition)]), which adds a signed-in user's credentials: it would see requests before they are added and give one user's responses to another; put it after \(credentialsMiddleware)"
     }
 
-    /// The first sharing middleware in `middleware` that sees requests before a signed-in
-    /// user's credentials are added (with no such middleware above it).
+    /// The first sharing middleware in `middleware` with a middleware below it that adds a
+    /// signed-in user's credentials, naming the first such middleware below it.
     static func check(_ middleware: [any Middleware]) -> MiddlewareOrderError? {
         func credentials(_ layer: any Middleware) -> String? {
             if let authentication = layer as? AuthenticationMiddleware, authentication.usesTokens { return "AuthenticationMiddleware" }
-            if let parameters = layer as? BaseParametersMiddleware, parameters.addsCredentialHeaders { return "BaseParametersMiddleware" }
+            if let parameters = layer as? BaseParametersMiddleware, parameters.addsCredentials { return "BaseParametersMiddleware" }
             return nil
         }
-        guard let last = middleware.lastIndex(where: { credentials($0) != nil }), let name = credentials(middleware[last]) else { return nil }
-        for index in middleware.indices where index < last {
-            if credentials(middleware[index]) != nil { return nil }   // the credentials are on the requests from here on
+        for (index, layer) in middleware.enumerated() {
             let sharing: String
-            switch middleware[index] {
+            switch layer {
             case is CachingMiddleware: sharing = "CachingMiddleware"
             case let coalescing as CoalescingMiddleware where coalescing.joinsEveryEligibleRequest: sharing = "CoalescingMiddleware"
             default: continue
             }
-            return MiddlewareOrderError(middleware: sharing, position: index, credentialsMiddleware: name, credentialsPosition: last)
+            // Any credentials layer below counts, whatever sits above: what it adds is what
+            // tells this user's requests from another's, and this middleware never sees it.
+            guard let below = middleware[(index + 1)...].firstIndex(where: { credentials($0) != nil }),
+                  let name = credentials(middleware[below]) else { continue }
+            return MiddlewareOrderError(middleware: sharing, position: index, credentialsMiddleware: name, credentialsPosition: below)
         }
         return nil
     }

@@ -52,8 +52,11 @@ public struct RequestContext: Sendable {
     /// removes ``sensitiveHeaders`` (a header the request sets itself under such a name goes too).
     package var originOnlyHeaders: Set<HTTPField.Name> = []
     /// Query parameter names whose values are secret besides ``Redaction/QueryNames/standard``:
-    /// the client's ``APIConfiguration/sensitiveQueryNames``. Errors, logs and refused redirect
-    /// locations redact them.
+    /// the client's ``APIConfiguration/sensitiveQueryNames``, and the names middleware add for
+    /// the requests below them (an ``AuthenticationMiddleware``'s API key in the query, the
+    /// credentials a ``BaseParametersMiddleware`` puts in the query or the body). Errors, logs,
+    /// refused redirect locations and cassettes redact them; cache keys hold their values as
+    /// digests.
     public var sensitiveQueryNames: Set<String> = []
     /// The secret query names to redact with: the standard ones and ``sensitiveQueryNames``.
     package var queryNames: Redaction.QueryNames {
@@ -79,8 +82,13 @@ public struct RequestContext: Sendable {
     public var usesCookieJar: Bool = false
 
     /// The client's ``CookieJar``, for middleware that must tell requests apart by the cookies
-    /// it will add below them (``CoalescingMiddleware``).
+    /// it will add below them (``CoalescingMiddleware``, ``CachingMiddleware``).
     package var cookieJar: CookieJar?
+
+    /// Watches told of the cookies each hop went out with, by the jar and by a transport with
+    /// a cookie store of its own: a middleware that needs to know adds its own
+    /// (``CachingMiddleware`` stores no response to a request whose cookies it could not key).
+    package var cookieWatches: [CookieWatch] = []
 
     /// Watches told of every redirect the client follows under this context: a middleware that
     /// needs to know adds its own (``CachingMiddleware`` does not store a response reached

@@ -44,7 +44,7 @@ final class InFlightExchanges: Sendable {
             maxResponseSize = context.maxResponseSize
             idleTimeout = context.idleTimeout
             sensitiveRedirectHeaders = context.options.sensitiveRedirectHeaders
-            jarCookies = context.cookieJar.flatMap { jar in CookieRequestURL(request).flatMap { jar.cookieHeader(for: $0, touching: false) } }
+            jarCookies = context.cookieJar.flatMap { $0.cookies(addedTo: request) }
         }
     }
 

@@ -28,6 +28,16 @@ import OpenAPIRuntime
 /// BaseParametersMiddleware(placement: .headers, for: .credentials) { await session.headers() }
 /// ```
 ///
+/// Credentials are secrets wherever they go. As headers, their names are redacted in logs; in
+/// the query or the body, their names join the request's secret query names
+/// (``RequestContext/sensitiveQueryNames``) from this middleware down — a cache key holds their
+/// values as digests, logs, errors and cassettes show `<redacted>`. The names of fixed
+/// parameters (``init(_:placement:for:)``) are added to the client's
+/// ``APIConfiguration/sensitiveQueryNames`` too, so a server that echoes them into a next-page
+/// link cannot put them into an error's URL above the middleware; for parameters computed per
+/// request, add their names there yourself. A ``CachingMiddleware`` or ``CoalescingMiddleware``
+/// above a credentials layer, in any placement, is refused (``MiddlewareOrderError``).
+///
 /// Parameters go only to the base URL's origin (unless the request opted in with
 /// ``RequestOptions/sendsCredentialsToOtherOrigins``); headers added here are removed when a
 /// redirect leaves that origin, and ``Scope/credentials`` headers are redacted in logs too. As
@@ -62,9 +72,13 @@ public struct BaseParametersMiddleware: Middleware {
     public let placement: Placement
     /// Which requests get them.
     public let scope: Scope
-    /// Whether it adds a signed-in user's fields as headers (``Scope/credentials`` with
-    /// ``Placement/headers``), which a cache or coalescer above it would not see.
-    package var addsCredentialHeaders: Bool { placement == .headers && scope == .credentials }
+    /// Whether it adds a signed-in user's fields (``Scope/credentials``), in any placement: a
+    /// cache or coalescer above it would not see them.
+    package var addsCredentials: Bool { scope == .credentials }
+    /// The names of fixed credentials it puts in the query or the body, which the client adds to
+    /// its ``APIConfiguration/sensitiveQueryNames``; empty for parameters computed per request
+    /// (their names are known only when they are) and for headers.
+    package let secretQueryNames: [String]
     private let parameters: @Sendable () async throws -> [URLQueryItem]
 
     /// Creates the middleware with parameters computed for each request.
@@ -73,11 +87,15 @@ public struct BaseParametersMiddleware: Middleware {
         self.placement = placement
         self.scope = scope
         self.parameters = parameters
+        self.secretQueryNames = []
     }
 
     /// Creates the middleware with fixed parameters.
     public init(_ parameters: [URLQueryItem], placement: Placement = .query, for scope: Scope = .baseParameters) {
-        self.init(placement: placement, for: scope) { parameters }
+        self.placement = placement
+        self.scope = scope
+        self.parameters = { parameters }
+        self.secretQueryNames = scope == .credentials && placement != .headers ? parameters.map(\.name) : []
     }
 
     /// Adds the parameters (unless the request opted out), then sends the request on.
@@ -94,7 +112,15 @@ public struct BaseParametersMiddleware: Middleware {
         guard !items.isEmpty else { return try await next(request, body, context) }
         var request = request
         var context = context
-        if scope.kind == .credentials { context.carriesCredentials = true }
+        if scope.kind == .credentials {
+            context.carriesCredentials = true
+            // Secret from here on, as an API key in the query is: a cache key holds the values
+            // as digests, and logs, errors and cassettes below redact them (in a form or JSON
+            // body too: the body redaction reads the same names).
+            if placement.kind != .headers {
+                for item in items { context.sensitiveQueryNames.insert(item.name) }
+            }
+        }
         switch placement.kind {
         case .headers:
             for item in items {
