@@ -22,6 +22,9 @@ struct CookieJarTransport: Transport {
         let added = Self.addCookies(from: jar, for: url, to: &request.headerFields)
         for watch in context.cookieWatches { watch.jarAdded(added) }
         let (response, responseBody) = try await base.send(request, body: body, context: context)
+        // A head the client will refuse stores nothing: 65,000 `Set-Cookie` fields are not worth
+        // the jar's time.
+        try TransportError.checkFieldCount(of: response)
         var setCookies: [String] = []
         for field in response.headerFields where field.name == .setCookie { setCookies.append(field.value) }
         if !setCookies.isEmpty {
@@ -40,7 +43,7 @@ struct CookieJarTransport: Transport {
         guard added != nil || own.count > 1 else { return added }
         let header = (own + (added.map { [$0] } ?? [])).joined(separator: "; ")
         fields[.cookie] = nil
-        fields.append(HTTPField(name: .cookie, value: header))
+        fields.appendIfRoom(HTTPField(name: .cookie, value: header))
         return added
     }
 

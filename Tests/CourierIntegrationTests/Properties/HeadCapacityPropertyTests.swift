@@ -14,7 +14,7 @@ import Testing
 @Suite("Hostile inputs: heads near HTTPFields' capacity")
 struct HeadCapacityPropertyTests {
     static let seed: UInt64 = 0xC0FFEE_0005
-    static let cases = 25
+    static let cases = 15
 
     /// A transport answering each request with the head the case built (a `304` with the same
     /// fields on a second call with validators).
@@ -42,11 +42,13 @@ struct HeadCapacityPropertyTests {
         return fields
     }
 
-    @Test("seeded heads of 9,999 to 65,534 fields through the cache, jar, interceptor, recorder and replace(with:)")
+    @Test("seeded heads of 10,000 to 65,534 fields through the cache, jar, interceptor, recorder and replace(with:)")
     func headsNearCapacity() async throws {
-        let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+        // Not `observing:` the child's output: Swift Testing reads it on a thread of the
+        // cooperative pool until the child ends, which stalls every other test's timers.
+        await #expect(processExitsWith: .success) {
             var generator = HeadCapacityPropertyTests.Generator(seed: HeadCapacityPropertyTests.seed)
-            let counts = [9_999, 10_000, 10_001, 65_531, 65_532, 65_533, 65_534]
+            let counts = [10_000, 10_001, 65_533, 65_534]
             var tried = 0, succeeded = 0, refused = 0
             let recordings = FileManager.default.temporaryDirectory.appendingPathComponent("courier-capacity-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: recordings, withIntermediateDirectories: true)
@@ -71,7 +73,8 @@ struct HeadCapacityPropertyTests {
                 let transport = RecordingTransport(HeadTransport(fields: fields), file: recordings.appendingPathComponent("\(index).json"))
                 let client = APIClient(configuration: configuration, transport: transport,
                                        middleware: [LoggingMiddleware(style: .verbose), CachingMiddleware(), CoalescingMiddleware(), interceptor])
-                for _ in 0..<2 {
+                // Twice (a hit, or a 304 merged) when the head is accepted; once when refused.
+                for _ in 0..<(count <= HTTPFields.responseFieldLimit ? 2 : 1) {
                     tried += 1
                     do {
                         _ = try await client.send(Request<Data>(path: "/items"))
@@ -89,7 +92,6 @@ struct HeadCapacityPropertyTests {
             }
             print("heads near capacity: \(tried) tried / \(succeeded + refused) handled (\(succeeded) succeeded, \(refused) refused naming the limit)")
         }
-        if let output = result?.standardOutputContent { print(String(decoding: output, as: UTF8.self)) }
     }
 
     /// SplitMix64, so a case can be replayed from the seed.

@@ -38,7 +38,8 @@ struct DiskCachePurgeTests: DiskCacheTestBed {
             #expect(await second.purgeCount == afterRemoveEntries, "no purge")
 
             let generation = directory.appendingPathComponent(DiskCacheDirectory.purgeGenerationName)
-            #expect(try Self.mode(of: generation) == 0o600)
+            let mode = try Self.mode(of: generation)
+            #expect(mode == 0o600)
         }
     }
 
@@ -63,7 +64,8 @@ struct DiskCachePurgeTests: DiskCacheTestBed {
             #expect(chmod(generation.path, 0o666) == 0)
             let store = DiskCacheStore(directory: directory)
             #expect(await store.purgeCount != 42)
-            #expect(try Self.mode(of: generation) == 0o600)
+            let mode = try Self.mode(of: generation)
+            #expect(mode == 0o600)
         }
     }
 }
