@@ -16,7 +16,9 @@ struct RetryAfterFaultTests {
         return policy
     }()
 
-    private func client(_ kind: TransportKind, _ server: FaultServer, timeout: Duration = .seconds(20)) -> APIClient {
+    /// 120 s: a deadline only against a hang (the waits asked for are 1–2 s); a loaded machine has
+    /// stalled a test process for 20 s.
+    private func client(_ kind: TransportKind, _ server: FaultServer, timeout: Duration = .seconds(120)) -> APIClient {
         APIClient(configuration: APIConfiguration(baseURL: server.baseURL, timeout: timeout),
                   transport: kind.makeTransport(), middleware: [RetryMiddleware(policy: Self.policy)])
     }

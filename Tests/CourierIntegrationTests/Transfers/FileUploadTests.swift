@@ -242,7 +242,7 @@ struct FileUploadTests {
         #expect(removed)
     }
 
-    /// Uploads `body` with a 1 s timeout and expects a `timeout` error well before 10 s.
+    /// Uploads `body` with a 1 s timeout and expects a `timeout` error, not a hang.
     private func expectTimeout(uploading body: HTTPBody, over kind: TransportKind, spool: URL) async throws {
         try await withTestServer { server in
             let client = APIClient(configuration: APIConfiguration(baseURL: server.baseURL, timeout: .seconds(1)),
@@ -253,7 +253,7 @@ struct FileUploadTests {
                                                                body: .stream(body, contentType: "application/octet-stream")))
             }
             #expect(error?.kind == .timeout, "\(String(describing: error))")
-            #expect(ContinuousClock.now - start < .seconds(10))
+            #expect(ContinuousClock.now - start < .seconds(60), "a hang guard: the body never ends")
         }
     }
 

@@ -100,6 +100,13 @@ enum FaultRoute {
             var fields: [(String, String)] = []
             for index in 0..<int("n", 20_000) { fields.append(("X-H\(index)", "v")) }
             return .respond(headList(200, fields + [("Content-Length", "0")]), after: .keepOpen)
+        case "/short-headers":
+            // `n` header lines of four bytes each (`h:` and no value), default 65,000: within
+            // libcurl's 300 KiB for a head, the most lines a server can make it hand on.
+            var bytes = Array("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n".utf8)
+            bytes.reserveCapacity(bytes.count + int("n", 65_000) * 4 + 2)
+            for _ in 0..<int("n", 65_000) { bytes += Array("h:\r\n".utf8) }
+            return .respond(bytes + Array("\r\n".utf8), after: .keepOpen)
         case "/folded-cookies":
             // `lines` Set-Cookie lines (default 3), each `n` empty cookies long (`a=,a=,…`,
             // default 23,000): URLSession on Linux folds them into one value, which splits back

@@ -111,7 +111,7 @@ import Testing
             await barrier.arrive()          // every first attempt is in flight before any 401 returns
             return .status(401)
         }
-        let client = F.client(stub, [AuthenticationMiddleware(.bearer(provider))])
+        let client = F.client(stub, [AuthenticationMiddleware(.bearer(F.refresher(provider)))])
         let results = try await withThrowingTaskGroup(of: String.self) { group in
             for id in 0..<50 { group.addTask { try await client.send(F.text(.get, "/items/\(id)")) } }
             return try await group.reduce(into: []) { $0.append($1) }
@@ -132,7 +132,7 @@ import Testing
             await barrier.arrive()
             return .status(401)
         }
-        let client = F.client(stub, [AuthenticationMiddleware(.bearer(provider))])
+        let client = F.client(stub, [AuthenticationMiddleware(.bearer(F.refresher(provider)))])
         let errors = await withTaskGroup(of: (any Error)?.self) { group in
             for id in 0..<50 {
                 group.addTask {
@@ -154,7 +154,7 @@ import Testing
         let provider = CountingTokenProvider()
         let stub = StubTransport()
         stub.on(.post, "/pay", .status(401))
-        let client = F.client(stub, [AuthenticationMiddleware(.bearer(provider))])
+        let client = F.client(stub, [AuthenticationMiddleware(.bearer(F.refresher(provider)))])
         let pay = Request<Data>(method: .post, path: "/pay", body: .json(["amount": 1]), options: RequestOptions(retry: .never))
         await #expect { try await client.send(pay) } throws: { ($0 as? APIError)?.statusCode == 401 }
         #expect(stub.requests.count == 1)
@@ -165,7 +165,7 @@ import Testing
         let provider = CountingTokenProvider()
         let stub = StubTransport()
         stub.on(.get, "/me", .status(401))
-        let client = F.client(stub, [AuthenticationMiddleware(.bearer(provider))])
+        let client = F.client(stub, [AuthenticationMiddleware(.bearer(F.refresher(provider)))])
         await #expect { try await client.send(F.text(.get, "/me")) } throws: { ($0 as? APIError)?.statusCode == 401 }
         #expect(stub.requests.map(\.attempt) == [1, 2])
         #expect(provider.refreshes == 1)
@@ -173,7 +173,7 @@ import Testing
 
     @Test func aRequestSentWithAnOlderTokenIsRetriedWithoutAnotherRefresh() async throws {
         let provider = CountingTokenProvider()
-        let middleware = AuthenticationMiddleware(.bearer(provider))
+        let middleware = AuthenticationMiddleware(.bearer(F.refresher(provider)))
         let refresher = try #require(middleware.refresher)
         let slowRelease = MiddlewareTestBarrier(count: 2)
         let stub = StubTransport()
@@ -203,7 +203,7 @@ import Testing
         let stub = StubTransport()
         stub.on(.get, "/v1/report", StubResponse(status: 302, headers: [.location: "https://cdn.example.net/files/report"]))
         stub.on(.get, "/files/report", .status(401))
-        let client = F.client(stub, [AuthenticationMiddleware(.bearer(provider))])
+        let client = F.client(stub, [AuthenticationMiddleware(.bearer(F.refresher(provider)))])
         await #expect { try await client.send(F.text(.get, "/report")) } throws: { ($0 as? APIError)?.statusCode == 401 }
         #expect(provider.refreshes == 0)
         #expect(stub.requests.map(\.target) == ["/v1/report", "/files/report"])
@@ -218,7 +218,7 @@ import Testing
         stub.on(.get, "/v1/new") { request in
             request.headers[.authorization] == "Bearer token-2" ? .text("ok") : .status(401)
         }
-        let client = F.client(stub, [AuthenticationMiddleware(.bearer(provider))])
+        let client = F.client(stub, [AuthenticationMiddleware(.bearer(F.refresher(provider)))])
         #expect(try await client.send(F.text(.get, "/old")) == "ok")
         #expect(provider.refreshes == 1)
     }
@@ -229,7 +229,7 @@ import Testing
         let stub = StubTransport()
         stub.on(.post, "/orders", StubResponse(status: 303, headers: [.location: "/v1/orders/1"]))
         stub.on(.get, "/orders/1", .status(401))
-        let client = F.client(stub, [AuthenticationMiddleware(.bearer(provider))])
+        let client = F.client(stub, [AuthenticationMiddleware(.bearer(F.refresher(provider)))])
         await #expect { try await client.send(F.text(.post, "/orders", body: .data(Data("{}".utf8), contentType: "application/json"))) }
             throws: { ($0 as? APIError)?.statusCode == 401 }
         #expect(stub.requests.filter { $0.method == .post }.count == 1)
@@ -240,7 +240,7 @@ import Testing
         let provider = CountingTokenProvider()
         let stub = StubTransport()
         stub.on(.put, "/upload", .status(401))
-        let client = F.client(stub, [AuthenticationMiddleware(.bearer(provider))])
+        let client = F.client(stub, [AuthenticationMiddleware(.bearer(F.refresher(provider)))])
         let request = F.text(.put, "/upload", body: .stream(F.singlePassBody("data")))
         await #expect { try await client.send(request) } throws: { ($0 as? APIError)?.statusCode == 401 }
         #expect(stub.requests.count == 1)

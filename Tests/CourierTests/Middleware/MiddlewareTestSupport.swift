@@ -40,6 +40,16 @@ struct MiddlewareTestSpy: Middleware {
 enum MiddlewareFixtures {
     static let baseURL = URL(string: "https://api.example.com/v1")!
 
+    /// A refresh timeout that only catches a hang: the suite runs on loaded 2-core machines,
+    /// where a test process has stalled for 20 s, and the tests that use it are not about the
+    /// refresh's own limit (TokenDeadlineTests are, on their own clock).
+    static let refreshHangGuard: Duration = .seconds(300)
+
+    /// A refresher over `provider` with ``refreshHangGuard``.
+    static func refresher(_ provider: some TokenProvider) -> TokenRefresher {
+        TokenRefresher(provider: provider, refreshTimeout: refreshHangGuard)
+    }
+
     static func client(_ transport: any Transport, _ middleware: [any Middleware], timeout: Duration = .seconds(60)) -> APIClient {
         APIClient(configuration: APIConfiguration(baseURL: baseURL, timeout: timeout), transport: transport, middleware: middleware)
     }

@@ -34,7 +34,7 @@ final class CountingTokenProvider: TokenProvider {
 @Suite struct TokenRefresherTests {
     @Test func concurrentCallersShareOneLoad() async throws {
         let provider = CountingTokenProvider()
-        let refresher = TokenRefresher(provider: provider)
+        let refresher = TokenRefresher(provider: provider, refreshTimeout: MiddlewareFixtures.refreshHangGuard)
         let leases = try await withThrowingTaskGroup(of: TokenRefresher.Lease.self) { group in
             for _ in 0..<50 { group.addTask { try await refresher.token() } }
             return try await group.reduce(into: []) { $0.append($1) }
@@ -45,7 +45,7 @@ final class CountingTokenProvider: TokenProvider {
 
     @Test func fiftyConcurrentRejectionsCauseExactlyOneRefresh() async throws {
         let provider = CountingTokenProvider()
-        let refresher = TokenRefresher(provider: provider)
+        let refresher = TokenRefresher(provider: provider, refreshTimeout: MiddlewareFixtures.refreshHangGuard)
         let lease = try await refresher.token()
         let renewed = try await withThrowingTaskGroup(of: TokenRefresher.Lease.self) { group in
             for _ in 0..<50 { group.addTask { try await refresher.refresh(after: lease) } }
@@ -59,7 +59,7 @@ final class CountingTokenProvider: TokenProvider {
 
     @Test func aStaleLeaseGetsTheCurrentTokenWithoutRefreshing() async throws {
         let provider = CountingTokenProvider()
-        let refresher = TokenRefresher(provider: provider)
+        let refresher = TokenRefresher(provider: provider, refreshTimeout: MiddlewareFixtures.refreshHangGuard)
         let old = try await refresher.token()
         let first = try await refresher.refresh(after: old)
         let late = try await refresher.refresh(after: old)
@@ -73,7 +73,7 @@ final class CountingTokenProvider: TokenProvider {
 
     @Test func aFailedRefreshFailsEveryWaiterOnceAndDoesNotLoop() async throws {
         let provider = CountingTokenProvider(failRefresh: true)
-        let refresher = TokenRefresher(provider: provider)
+        let refresher = TokenRefresher(provider: provider, refreshTimeout: MiddlewareFixtures.refreshHangGuard)
         let lease = try await refresher.token()
         let outcomes = await withTaskGroup(of: (any Error)?.self) { group in
             for _ in 0..<50 {
@@ -154,7 +154,7 @@ final class CountingTokenProvider: TokenProvider {
 
     @Test func updateReplacesTheTokenAndClearsAFailure() async throws {
         let provider = CountingTokenProvider(failRefresh: true)
-        let refresher = TokenRefresher(provider: provider)
+        let refresher = TokenRefresher(provider: provider, refreshTimeout: MiddlewareFixtures.refreshHangGuard)
         let lease = try await refresher.token()
         await #expect(throws: AuthenticationError.self) { try await refresher.refresh(after: lease) }
         await refresher.update("logged-in")
@@ -171,7 +171,7 @@ final class CountingTokenProvider: TokenProvider {
             await gate.arrive()
             return "new"
         })
-        let refresher = TokenRefresher(provider: provider)
+        let refresher = TokenRefresher(provider: provider, refreshTimeout: MiddlewareFixtures.refreshHangGuard)
         let lease = try await refresher.token()
         let patient = Task { try await refresher.refresh(after: lease) }
         let impatient = Task { try await refresher.refresh(after: lease) }
