@@ -30,7 +30,7 @@ final class CombinePipelinesTests: @unchecked Sendable {  // test scaffolding: s
     private var events: [String] = []
     private func record(_ event: String) { lock.lock(); events.append(event); lock.unlock() }
     private func recorded(count: Int) async throws -> [String] {
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(120)   // a hang guard (loaded machines stall tests for 20 s)
         while true {
             let snapshot = { self.lock.lock(); defer { self.lock.unlock() }; return self.events }()
             if snapshot.count >= count || ContinuousClock.now > deadline { return snapshot }

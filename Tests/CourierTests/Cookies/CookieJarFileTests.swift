@@ -171,7 +171,7 @@ struct CookieJarFileTests {
             }
         }
         // Every change returns while the first write is still held at the gate.
-        let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+        let deadline = ContinuousClock.now.advanced(by: .seconds(120))   // a hang guard (loaded machines stall tests for 20 s)
         while returned.withLock({ $0 }) < 50, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
         #expect(returned.withLock { $0 } == 50, "a change waited for the file")
         for _ in 0..<60 { gate.signal() }   // every write from now on passes
