@@ -3,11 +3,13 @@
 # compiled into Courier, `PublicSuffixList.full`, every CookieJar's default — from a copy of
 # public_suffix_list.dat.
 #
-#   Scripts/update-public-suffix-list.sh path/to/public_suffix_list.dat "publicsuffix/list <commit>, <date>"
+#   Scripts/update-public-suffix-list.sh [path/to/public_suffix_list.dat "<snapshot name>"]
 #
-# Take the file from publicsuffix.org/list/public_suffix_list.dat (where the list asks to be
-# pulled from) or a checkout of the publicsuffix/list repository on GitHub; the second argument
-# names the snapshot in the generated file and in `PublicSuffixList.fullRules`' documentation.
+# Without arguments it reads the copy Debian's `publicsuffix` package installs
+# (/usr/share/publicsuffix/public_suffix_list.dat; `apt-get install publicsuffix`) and names the
+# snapshot by the package's version. Any other copy of the list works too (the list asks to be
+# pulled from publicsuffix.org): pass its path and a name for the snapshot, which goes into the
+# generated file and `PublicSuffixList.fullRules`' documentation.
 #
 # Kept: the list's license notice (its first three lines, which MPL-2.0 §3.4 says must stay),
 # every rule of the ICANN and private sections in the list's order, and the four section
@@ -19,8 +21,14 @@
 # Linux server deployed as its binary alone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source="${1:?usage: Scripts/update-public-suffix-list.sh public_suffix_list.dat 'publicsuffix/list <commit>, <date>'}"
-snapshot="${2:?name the snapshot: 'publicsuffix/list <commit>, <date>'}"
+if [ $# -eq 0 ]; then
+    source=/usr/share/publicsuffix/public_suffix_list.dat
+    [ -r "$source" ] || { echo "no $source: apt-get install publicsuffix, or pass a copy of the list" >&2; exit 1; }
+    snapshot="Debian's publicsuffix $(dpkg-query -W -f='${Version}' publicsuffix)"
+else
+    source="$1"
+    snapshot="${2:?name the snapshot, e.g. 'publicsuffix.org, 2026-12-01'}"
+fi
 output=Sources/Courier/Cookies/PublicSuffixList+Full.swift
 
 head -3 "$source" | grep -q "Mozilla Public" || { echo "$source does not start with the list's MPL-2.0 notice" >&2; exit 1; }

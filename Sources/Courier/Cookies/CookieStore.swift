@@ -51,8 +51,8 @@ struct CookieStore: Sendable {
             if publicSuffixes.isPublicSuffix(attribute) { return .refused("Domain=\(attribute) is a public suffix") }
             guard url.domainMatches(attribute) else { return .refused("Domain=\(attribute) does not contain the host \(url.host)") }
             // Above the host's site: `amazonaws.com` from `bucket.s3.amazonaws.com` is no public
-            // suffix itself, but a cookie for it reaches every bucket; nor is `run.app`, whose
-            // subdomains are suffixes only by the wildcard `*.run.app`. Browsers refuse a Domain
+            // suffix itself, but a cookie for it reaches every bucket (as for a hosting domain
+            // whose subdomains are suffixes only by a wildcard rule). Browsers refuse a Domain
             // outside the host's registrable domain (Chromium compares the two registrable
             // domains); RFC 6265's public-suffix check alone lets such a cookie through.
             guard let site = publicSuffixes.registrableDomain(of: url.host), CookieRequestURL.domain(attribute, matches: site) else {

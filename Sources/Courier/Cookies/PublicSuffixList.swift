@@ -8,11 +8,12 @@ import Foundation
 /// License 2.0), compiled into Courier: its ICANN section (top-level domains and their
 /// registries' second levels: `co.uk`, `com.au`, `*.kobe.jp`…) and its private section (shared
 /// hosting, where each name under the suffix is another customer's: `s3.amazonaws.com`,
-/// `fly.dev`, `onrender.com`, `*.run.app`, `r2.dev`, `github.io`…) — about 10,250 rules. It is
-/// the snapshot named in `PublicSuffixList+Full.swift`; the list changes every week, so to
-/// apply a newer copy, load one your app ships or the system keeps up to date (Debian's
-/// `publicsuffix` package puts it at `/usr/share/publicsuffix/public_suffix_list.dat`; check
-/// its date, as a system's copy can be older than Courier's):
+/// `fly.dev`, `onrender.com`, `a.run.app`, `r2.dev`, `github.io`…) — about 9,500 rules. It is
+/// the snapshot named in `PublicSuffixList+Full.swift` (Debian's `publicsuffix` package of
+/// February 2023); the list changes every week, so to apply a newer copy, load one your app
+/// ships or the system keeps up to date (Debian's `publicsuffix` package puts it at
+/// `/usr/share/publicsuffix/public_suffix_list.dat`; check its date, as a system's copy can be
+/// older than Courier's):
 ///
 /// ```swift
 /// let list = try PublicSuffixList(contentsOf: URL(fileURLWithPath: "/usr/share/publicsuffix/public_suffix_list.dat"))
