@@ -10,7 +10,7 @@ import Testing
 @Suite("CachingMiddleware: configured secret response fields are not stored")
 struct CachingSensitiveFieldsTests: CachingTestBed {
     let clock = CacheTestClock()
-    static let sessionToken = HTTPField.Name("X-Session-Token")!
+    static let sessionToken = HTTPField.Name("X-Device-Binding")!   // no name fragment Courier calls secret
     static let rotated = HTTPField.Name("X-Rotated")!
 
     @Test("a field named in APIConfiguration.sensitiveHeaders is handed on live but not stored nor served on a hit")
