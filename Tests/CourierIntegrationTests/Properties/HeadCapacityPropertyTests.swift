@@ -14,7 +14,7 @@ import Testing
 @Suite("Hostile inputs: heads near HTTPFields' capacity")
 struct HeadCapacityPropertyTests {
     static let seed: UInt64 = 0xC0FFEE_0005
-    static let cases = 15
+    static let cases = 10
 
     /// A transport answering each request with the head the case built (a `304` with the same
     /// fields on a second call with validators).
@@ -48,7 +48,7 @@ struct HeadCapacityPropertyTests {
         // cooperative pool until the child ends, which stalls every other test's timers.
         await #expect(processExitsWith: .success) {
             var generator = HeadCapacityPropertyTests.Generator(seed: HeadCapacityPropertyTests.seed)
-            let counts = [10_000, 10_001, 65_533, 65_534]
+            let counts = [10_000, 10_001, 65_534]
             var tried = 0, succeeded = 0, refused = 0
             let recordings = FileManager.default.temporaryDirectory.appendingPathComponent("courier-capacity-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: recordings, withIntermediateDirectories: true)

@@ -14,9 +14,9 @@ import Testing
 @Suite("URLSessionTransport: a busy FoundationNetworking queue holds no cooperative thread", .serialized)
 struct SharedQueueStallTests {
     /// Lines in the hostile head: FoundationNetworking takes seconds over it.
-    static let hostileLines = "30000"
+    static let hostileLines = "25000"
 
-    @Test("while one URLSession request's 30,000-line head is parsed, more URLSession requests wait without stalling an AsyncHTTPClient deadline")
+    @Test("while one URLSession request's 25,000-line head is parsed, more URLSession requests wait without stalling an AsyncHTTPClient deadline")
     func deadlinesElsewhereHold() async {
         // In a process of its own (an exit test): the measurement is of this process's pool, not
         // of the hundreds of tests running beside it.

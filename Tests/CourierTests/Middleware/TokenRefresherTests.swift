@@ -102,7 +102,7 @@ final class CountingTokenProvider: TokenProvider {
     @Test func anExpiredTokenIsRefreshedBeforeUse() async throws {
         let now = Date(timeIntervalSince1970: 1_700_000_000)
         let provider = CountingTokenProvider(initial: AccessToken("stale", expiresAt: now.addingTimeInterval(10)))
-        let refresher = TokenRefresher(provider: provider, clock: TestMiddlewareClock(now: now))
+        let refresher = TokenRefresher(provider: provider, refreshTimeout: MiddlewareFixtures.refreshHangGuard, clock: TestMiddlewareClock(now: now))
         let first = try await refresher.token()      // loads "stale", which expires within the leeway
         #expect(first.token.value == "stale")
         let second = try await refresher.token()
@@ -130,7 +130,7 @@ final class CountingTokenProvider: TokenProvider {
         let now = Date(timeIntervalSince1970: 1_700_000_000)
         let provider = ShortLivedTokens(now: now, lifetime: lifetime)
         let clock = TestMiddlewareClock(now: now)
-        let refresher = TokenRefresher(provider: provider, clock: clock)
+        let refresher = TokenRefresher(provider: provider, refreshTimeout: MiddlewareFixtures.refreshHangGuard, clock: clock)
         #expect(try await refresher.token().token.value == "loaded")
         for _ in 0..<5 { #expect(try await refresher.token().token.value == "refreshed-1") }
         #expect(provider.refreshes.current == 1)
@@ -147,7 +147,7 @@ final class CountingTokenProvider: TokenProvider {
     func updatedExpiredTokenIsRefreshed() async throws {
         let now = Date(timeIntervalSince1970: 1_700_000_000)
         let provider = ShortLivedTokens(now: now, lifetime: 3_600)
-        let refresher = TokenRefresher(provider: provider, clock: TestMiddlewareClock(now: now))
+        let refresher = TokenRefresher(provider: provider, refreshTimeout: MiddlewareFixtures.refreshHangGuard, clock: TestMiddlewareClock(now: now))
         await refresher.update(AccessToken("old", expiresAt: now.addingTimeInterval(-5)))
         #expect(try await refresher.token().token.value == "refreshed-1")
     }
