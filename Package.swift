@@ -2,6 +2,19 @@
 import CompilerPluginSupport
 import PackageDescription
 
+/// The traits an app that depends on Courier gets by default: every product's.
+let libraryTraits: Set<String> = ["AsyncHTTPClient", "Macros", "Signing", "Metrics", "Tracing", "Combine", "Dependencies", "OpenAPI"]
+
+/// Whether this manifest is read as another package's dependency: SwiftPM and Xcode check a
+/// dependency out under a `checkouts` folder (`.build/checkouts/…`, `SourcePackages/checkouts/…`),
+/// or unpack it under `registry/downloads` — never where Courier's own clone is. Only then are
+/// the development tools off by default, so an app that copies the README's manifest resolves
+/// none of the packages only Courier's demo, benchmark and tests use (Hummingbird,
+/// swift-certificates, swift-property-based, swift-macro-testing…), while `swift test` and
+/// `swift run courier-demo` in a clone of Courier work as written. SwiftPM has no "dev
+/// dependencies" and no trait that is on only for the root package; this is that rule.
+let isDependencyCheckout = ["/checkouts/", "/registry/downloads/"].contains { Context.packageDirectory.contains($0) }
+
 let package = Package(
     name: "Courier",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
@@ -20,10 +33,11 @@ let package = Package(
         .executable(name: "courier-demo", targets: ["CourierDemo"]),
         .executable(name: "courier-bench", targets: ["CourierBench"]),
     ],
-    // Every third-party product but the core's three sits behind a trait. All traits are on by
-    // default; an app that wants only the core and a URLSession transport depends with
-    // `traits: []` and resolves swift-http-types, swift-openapi-runtime and swift-log alone
-    // (CI checks it: `.ci/consumer-footprint`).
+    // Every third-party product but the core's three sits behind a trait. The library traits are
+    // on by default (and DevelopmentTools too in Courier's own clone: see isDependencyCheckout);
+    // an app that wants only the core and a URLSession transport depends with `traits: []` and
+    // resolves swift-http-types, swift-openapi-runtime and swift-log alone (CI checks both:
+    // `.ci/consumer-footprint`).
     traits: [
         .trait(name: "AsyncHTTPClient", description: "CourierAsyncHTTPClient: the SwiftNIO transport (async-http-client, swift-nio, swift-nio-ssl, swift-crypto)."),
         .trait(name: "Macros", description: "CourierMacros: @Service and @Mockable (swift-syntax)."),
@@ -34,9 +48,7 @@ let package = Package(
         .trait(name: "Dependencies", description: "CourierDependencies (swift-dependencies)."),
         .trait(name: "OpenAPI", description: "CourierOpenAPI: interop with swift-openapi-generator clients (openapi-runtime's FullFoundation)."),
         .trait(name: "DevelopmentTools", description: "The demo, the benchmark and the test server (Hummingbird); Courier's own tests need it."),
-        .default(enabledTraits: [
-            "AsyncHTTPClient", "Macros", "Signing", "Metrics", "Tracing", "Combine", "Dependencies", "OpenAPI", "DevelopmentTools",
-        ]),
+        .default(enabledTraits: isDependencyCheckout ? libraryTraits : libraryTraits.union(["DevelopmentTools"])),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),

@@ -116,7 +116,7 @@ final class ResponseInflater {
         var output = ByteBufferAllocator().buffer(capacity: capacity)
         var status = Z_OK
         var consumed = 0
-        try input.withUnsafeReadableBytes { source in
+        _ = try input.withUnsafeReadableBytes { source in
             try output.writeWithUnsafeMutableBytes(minimumWritableBytes: capacity) { target in
                 let space = min(target.count, Self.outputLimit)
                 while true {

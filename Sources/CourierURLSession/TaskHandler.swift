@@ -210,10 +210,21 @@ final class TaskHandler: Sendable {
         task.resume()
     }
 
+    /// Ends a task that was made but will not be started (its caller was answered before):
+    /// never resumed, it is cancelled so the session forgets it.
+    func discard() {
+        box.withLock { box in
+            box.cancelReason = .cancelled
+            box.state = .finished
+        }
+        task.cancel()
+        finish()
+    }
+
     func cancel(reason: CancelReason) {
-        let first = box.withLock { box -> Bool in
-            guard box.cancelReason == nil, !box.completedNormally else { return false }
-            if case .finished = box.state { return false }
+        let (first, abandoned) = box.withLock { box -> (Bool, CheckedContinuation<(HTTPResponse, HTTPBody?), any Error>?) in
+            guard box.cancelReason == nil, !box.completedNormally else { return (false, nil) }
+            if case .finished = box.state { return (false, nil) }
             box.cancelReason = reason
             // A paused transfer holds the session's queue (FoundationNetworking), which
             // `cancel()` needs: let it go first.
@@ -221,9 +232,22 @@ final class TaskHandler: Sendable {
                 box.paused = false
                 flow?.resume()
             }
-            return true
+            // The deadline and the caller's cancellation answer a caller still waiting for the
+            // head at once: the session reports the cancelled task only when its queue is free,
+            // which a hostile head keeps busy for a minute (FoundationNetworking). What the
+            // session delivers later finds the request finished and is dropped; the task's end
+            // still releases what it holds (``finish()``).
+            guard reason == .timeout || reason == .cancelled else { return (true, nil) }
+            switch box.state {
+            case .waitingForHead(let continuation), .buffering(let continuation, _, _):
+                box.state = .finished
+                return (true, continuation)
+            case .idle, .streaming, .finished:
+                return (true, nil)
+            }
         }
         guard first else { return }
+        if let abandoned { abandoned.resume(throwing: Self.map(URLError(.cancelled), reason: reason)) }
         #if canImport(FoundationNetworking)
         // May be called on the session's work queue (a delegate event), where `cancel()`'s
         // `workQueue.sync` would deadlock (Swift 6.3's FoundationNetworking).

@@ -278,7 +278,7 @@ public final class URLSessionTransport: Transport {
     }
 
     public func send(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
-        var urlRequest = try Self.urlRequest(for: request, context: context)
+        let urlRequest = try Self.urlRequest(for: request, context: context)
         // The session adds the store's cookies itself, out of every middleware's sight: the
         // cache, which cannot key them, is told and stores nothing of this exchange. Looked up
         // only when a middleware asked (a request the cache may store).
@@ -303,9 +303,9 @@ public final class URLSessionTransport: Transport {
         let deadlines = self.deadlines
         let delegate = self.delegate
         let cookieStorage = context.usesCookieJar ? nil : self.cookieStorage.map { ($0, message.url) }
-        let launch = TaskLaunch()
+        let launch = TaskLaunch(deadlines: deadlines)
         // Makes the task and its handler, and resumes the task.
-        @Sendable func start(_ continuation: CheckedContinuation<(HTTPResponse, HTTPBody?), any Error>) {
+        @Sendable func start() {
             let task: URLSessionTask
             switch plan {
             case .none: task = taskSession.dataTask(with: message)
@@ -332,20 +332,27 @@ public final class URLSessionTransport: Transport {
             delegate.register(handler, for: task)
             // The body goes out from here: each `didSendBodyData` is movement (a body read above,
             // into memory or its temporary file, reported each chunk it read).
+            guard let continuation = launch.take() else {
+                // The caller was answered while the session was busy: its deadline passed, or it
+                // was cancelled. The task is never resumed.
+                handler.discard()
+                return
+            }
             if plan.sendsBody { context.uploadActivity?.begin() }
-            if launch.started(handler) { handler.cancel(reason: .cancelled) }
             handler.start(continuation: continuation, deadline: context.deadline)
+            launch.started(handler)
         }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
+                launch.begin(continuation, deadline: context.deadline)
                 #if canImport(FoundationNetworking)
                 // `dataTask(with:)` and `resume()` wait for the one queue every session of the
                 // process shares (`workQueue.sync`), which a hostile head can keep busy for a
                 // minute: made here they would hold a thread of the cooperative pool — on two
                 // cores, every timer and task of the process — for as long.
-                TaskLaunch.queue.async { start(continuation) }
+                TaskLaunch.queue.async { start() }
                 #else
-                start(continuation)
+                start()
                 #endif
             }
         } onCancel: {

@@ -28,7 +28,7 @@ extension String {
     /// ``hasSameUTF8(as:)`` calls equal.
     package func hashUTF8(into hasher: inout Hasher) {
         hasher.combine(utf8.count)
-        let hashed = utf8.withContiguousStorageIfAvailable { bytes in hasher.combine(bytes: UnsafeRawBufferPointer(bytes)) }
+        let hashed: Void? = utf8.withContiguousStorageIfAvailable { bytes in hasher.combine(bytes: UnsafeRawBufferPointer(bytes)) }
         if hashed == nil {
             for byte in utf8 { hasher.combine(byte) }
         }

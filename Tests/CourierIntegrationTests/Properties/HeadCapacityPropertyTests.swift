@@ -47,7 +47,7 @@ struct HeadCapacityPropertyTests {
         // Not `observing:` the child's output: Swift Testing reads it on a thread of the
         // cooperative pool until the child ends, which stalls every other test's timers.
         await #expect(processExitsWith: .success) {
-            var generator = HeadCapacityPropertyTests.Generator(seed: HeadCapacityPropertyTests.seed)
+            var values = HostileValues(seed: HeadCapacityPropertyTests.seed)
             let counts = [10_000, 10_001, 65_534]
             var tried = 0, succeeded = 0, refused = 0
             let recordings = FileManager.default.temporaryDirectory.appendingPathComponent("courier-capacity-\(UUID().uuidString)")
@@ -56,8 +56,8 @@ struct HeadCapacityPropertyTests {
             for index in 0..<HeadCapacityPropertyTests.cases {
                 // Every count near a limit in each of the three shapes, then seeded counts.
                 let fixed = index < counts.count * 3
-                let count = fixed ? counts[index % counts.count] : Int(generator.next() % UInt64(HTTPFields.capacity + 1))
-                let shape = fixed ? index / counts.count : Int(generator.next() % 3)
+                let count = fixed ? counts[index % counts.count] : values.int(0...HTTPFields.capacity)
+                let shape = fixed ? index / counts.count : values.int(0...2)
                 let fields = HeadCapacityPropertyTests.fields(count: count, shape: shape)
                 // Direct: Courier's own edits of such a head.
                 var edited = fields
@@ -91,19 +91,6 @@ struct HeadCapacityPropertyTests {
                 }
             }
             print("heads near capacity: \(tried) tried / \(succeeded + refused) handled (\(succeeded) succeeded, \(refused) refused naming the limit)")
-        }
-    }
-
-    /// SplitMix64, so a case can be replayed from the seed.
-    struct Generator {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
         }
     }
 }

@@ -52,6 +52,8 @@ final class FaultHandler: ChannelInboundHandler {
             Self.drip(remaining: bytes, interval: interval, channel: context.channel)
         case .never:
             break
+        case .pieces(let pieces, let interval):
+            Self.write(pieces[...], interval: interval, channel: context.channel)
         }
     }
 
@@ -64,6 +66,12 @@ final class FaultHandler: ChannelInboundHandler {
         } else {
             channel.close(promise: nil)
         }
+    }
+
+    private static func write(_ pieces: ArraySlice<[UInt8]>, interval: TimeAmount, channel: any Channel) {
+        guard let first = pieces.first, channel.isActive else { return }
+        channel.writeAndFlush(channel.allocator.buffer(bytes: first), promise: nil)
+        channel.eventLoop.scheduleTask(in: interval) { write(pieces.dropFirst(), interval: interval, channel: channel) }
     }
 
     private static func drip(remaining: Int, interval: TimeAmount, channel: any Channel) {

@@ -9,6 +9,8 @@ enum FaultRoute {
     case drip(head: [UInt8], bytes: Int, interval: TimeAmount)
     /// Never answer (the connection stays open until the client gives up).
     case never
+    /// Write these pieces one after the other, `interval` apart, then keep the connection open.
+    case pieces([[UInt8]], interval: TimeAmount)
 
     /// What happens to the connection after a response.
     enum After { case keepOpen, close, reset, closeAfter(TimeAmount) }
@@ -102,11 +104,17 @@ enum FaultRoute {
             return .respond(headList(200, fields + [("Content-Length", "0")]), after: .keepOpen)
         case "/short-headers":
             // `n` header lines of four bytes each (`h:` and no value), default 65,000: within
-            // libcurl's 300 KiB for a head, the most lines a server can make it hand on.
+            // libcurl's 300 KiB for a head, the most lines a server can make it hand on. With
+            // `pieces`, the head goes out in that many pieces `ms` apart (a slow hostile head).
             var bytes = Array("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n".utf8)
             bytes.reserveCapacity(bytes.count + int("n", 65_000) * 4 + 2)
             for _ in 0..<int("n", 65_000) { bytes += Array("h:\r\n".utf8) }
-            return .respond(bytes + Array("\r\n".utf8), after: .keepOpen)
+            bytes += Array("\r\n".utf8)
+            let pieces = max(1, int("pieces", 1))
+            guard pieces > 1 else { return .respond(bytes, after: .keepOpen) }
+            let size = (bytes.count + pieces - 1) / pieces
+            return .pieces(stride(from: 0, to: bytes.count, by: size).map { Array(bytes[$0..<min($0 + size, bytes.count)]) },
+                           interval: .milliseconds(Int64(int("ms", 100))))
         case "/folded-cookies":
             // `lines` Set-Cookie lines (default 3), each `n` empty cookies long (`a=,a=,…`,
             // default 23,000): URLSession on Linux folds them into one value, which splits back

@@ -9,7 +9,7 @@ import Testing
 /// the stores: a clear error or a miss, never a trap. Each probe runs in a child process (an exit
 /// test), so a trap fails the test instead of ending the run.
 @Suite("Caching: heads near HTTPFields' capacity never trap")
-struct CachingHeadCapacityTests {
+struct CachingHeadCapacityTests: DiskCacheTestBed {
     struct ProbeFailed: Error, CustomStringConvertible { var description: String }
 
     /// A `200` with `count` distinct fields (`Cache-Control: max-age=600` among them).
@@ -92,21 +92,13 @@ struct CachingHeadCapacityTests {
             await store.store(CachedHTTPResponse(key: key, response: HTTPResponse(status: .ok, headerFields: [.eTag: "\"1\""]), body: Data("x".utf8),
                                                  requestDate: Date(), responseDate: Date()))
             let file = directory.appendingPathComponent(DiskCacheDirectory.fileName(for: key))
-            let data = try Data(contentsOf: file)
-            let prefixSize = "CourierHTTPCache 1\n".utf8.count + 4
-            let length = data[prefixSize - 4..<prefixSize].reduce(0) { $0 << 8 | Int($1) }
-            var json = String(decoding: data[prefixSize..<prefixSize + length], as: UTF8.self)
-            let pairs = Array(repeating: #"["x-f","v"]"#, count: HTTPFields.capacity + 1).joined(separator: ",")
-            guard let range = json.range(of: #""headerFields":\[[^\]]*\]\]"#, options: .regularExpression) else {
-                throw ProbeFailed(description: "no headerFields in \(json.prefix(300))")
+            try CachingHeadCapacityTests.rewriteMetadata(of: file) { json in
+                let pairs = Array(repeating: #"["x-f","v"]"#, count: HTTPFields.capacity + 1).joined(separator: ",")
+                guard let range = json.range(of: #""headerFields":\[[^\]]*\]\]"#, options: .regularExpression) else {
+                    throw ProbeFailed(description: "no headerFields in \(json.prefix(300))")
+                }
+                json.replaceSubrange(range, with: "\"headerFields\":[\(pairs)]")
             }
-            json.replaceSubrange(range, with: "\"headerFields\":[\(pairs)]")
-            let metadata = Data(json.utf8)
-            let count = metadata.count
-            var tampered = Data("CourierHTTPCache 1\n".utf8)
-            tampered += Data([UInt8(count >> 24 & 0xFF), UInt8(count >> 16 & 0xFF), UInt8(count >> 8 & 0xFF), UInt8(count & 0xFF)])
-            tampered += metadata + data[(prefixSize + length)...]
-            try tampered.write(to: file)
             guard await store.entry(for: key) == nil else { throw ProbeFailed(description: "the tampered entry was served") }
             guard !FileManager.default.fileExists(atPath: file.path) else { throw ProbeFailed(description: "the tampered entry stayed") }
         }

@@ -38,19 +38,10 @@ struct DiskCacheDamagedFileTests: DiskCacheTestBed {
             let store = DiskCacheStore(directory: directory)
             let key = Self.key("/huge")
             await store.store(Self.entry(key))
-            let file = Self.fileURL(for: key, in: directory)
-            let data = try Data(contentsOf: file)
-            let prefixSize = "CourierHTTPCache 1\n".utf8.count + 4
-            let length = data[prefixSize - 4..<prefixSize].reduce(0) { $0 << 8 | Int($1) }
-            var json = String(decoding: data[prefixSize..<prefixSize + length], as: UTF8.self)
-            let range = try #require(json.range(of: #""bodyLength":[0-9]+"#, options: .regularExpression))
-            json.replaceSubrange(range, with: "\"bodyLength\":\(Int.max)")
-            let metadata = Data(json.utf8)
-            let count = metadata.count
-            var tampered = Data("CourierHTTPCache 1\n".utf8)
-            tampered += Data([UInt8(count >> 24 & 0xFF), UInt8(count >> 16 & 0xFF), UInt8(count >> 8 & 0xFF), UInt8(count & 0xFF)])
-            tampered += metadata + data[(prefixSize + length)...]
-            try tampered.write(to: file)
+            try Self.rewriteMetadata(of: Self.fileURL(for: key, in: directory)) { json in
+                let range = try #require(json.range(of: #""bodyLength":[0-9]+"#, options: .regularExpression))
+                json.replaceSubrange(range, with: "\"bodyLength\":\(Int.max)")
+            }
             #expect(await store.entry(for: key) == nil)
             await store.removeEntries { _ in false }
         }

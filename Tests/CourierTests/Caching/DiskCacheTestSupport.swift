@@ -35,6 +35,24 @@ extension DiskCacheTestBed {
         )
     }
 
+    /// Rewrites the JSON metadata of the entry file `file` with `edit`, keeping the file's frame
+    /// (magic line, metadata length, body) consistent: a tampered file, as a hostile local user
+    /// or a damaged disk would leave it.
+    static func rewriteMetadata(of file: URL, _ edit: (inout String) throws -> Void) throws {
+        let data = try Data(contentsOf: file)
+        let magic = Data("CourierHTTPCache 1\n".utf8)
+        let prefixSize = magic.count + 4
+        let length = data[prefixSize - 4..<prefixSize].reduce(0) { $0 << 8 | Int($1) }
+        var json = String(decoding: data[prefixSize..<prefixSize + length], as: UTF8.self)
+        try edit(&json)
+        let metadata = Data(json.utf8)
+        let count = metadata.count
+        var tampered = magic
+        tampered += Data([UInt8(count >> 24 & 0xFF), UInt8(count >> 16 & 0xFF), UInt8(count >> 8 & 0xFF), UInt8(count & 0xFF)])
+        tampered += metadata + data[(prefixSize + length)...]
+        try tampered.write(to: file)
+    }
+
     static func fileURL(for key: HTTPCacheKey, in directory: URL) -> URL {
         directory.appendingPathComponent(DiskCacheDirectory.fileName(for: key))
     }
