@@ -5,15 +5,16 @@ import PackageDescription
 /// The traits an app that depends on Courier gets by default: every product's.
 let libraryTraits: Set<String> = ["AsyncHTTPClient", "Macros", "Signing", "Metrics", "Tracing", "Combine", "Dependencies", "OpenAPI"]
 
-/// Whether this manifest is read as another package's dependency: SwiftPM and Xcode check a
-/// dependency out under a `checkouts` folder (`.build/checkouts/…`, `SourcePackages/checkouts/…`),
-/// or unpack it under `registry/downloads` — never where Courier's own clone is. Only then are
+/// Whether this manifest is read as another package's dependency: SwiftPM and Xcode read a
+/// dependency's manifest from their clone of its repository (`…/repositories/…`) while they
+/// resolve, then from its checkout (`.build/checkouts/…`, `SourcePackages/checkouts/…`), or from
+/// a registry download (`…/registry/downloads/…`) — never from where Courier's own clone is. Only then are
 /// the development tools off by default, so an app that copies the README's manifest resolves
 /// none of the packages only Courier's demo, benchmark and tests use (Hummingbird,
 /// swift-certificates, swift-property-based, swift-macro-testing…), while `swift test` and
 /// `swift run courier-demo` in a clone of Courier work as written. SwiftPM has no "dev
 /// dependencies" and no trait that is on only for the root package; this is that rule.
-let isDependencyCheckout = ["/checkouts/", "/registry/downloads/"].contains { Context.packageDirectory.contains($0) }
+let isDependencyCheckout = ["/checkouts/", "/repositories/", "/registry/downloads/"].contains { Context.packageDirectory.contains($0) }
 
 let package = Package(
     name: "Courier",
