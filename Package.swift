@@ -5,16 +5,18 @@ import PackageDescription
 /// The traits an app that depends on Courier gets by default: every product's.
 let libraryTraits: Set<String> = ["AsyncHTTPClient", "Macros", "Signing", "Metrics", "Tracing", "Combine", "Dependencies", "OpenAPI"]
 
-/// Whether this manifest is read as another package's dependency: SwiftPM and Xcode read a
-/// dependency's manifest from their clone of its repository (`…/repositories/…`) while they
-/// resolve, then from its checkout (`.build/checkouts/…`, `SourcePackages/checkouts/…`), or from
-/// a registry download (`…/registry/downloads/…`) — never from where Courier's own clone is. Only then are
+/// Whether this manifest is read as another package's dependency: while SwiftPM resolves, it
+/// reads a dependency's manifest at each candidate version straight from its clone's git objects
+/// (the package directory is then `/`); afterwards from its checkout (`.build/checkouts/…`,
+/// Xcode's `SourcePackages/checkouts/…`) or a registry download (`…/registry/downloads/…`) —
+/// never from where Courier's own clone is. Only then are
 /// the development tools off by default, so an app that copies the README's manifest resolves
 /// none of the packages only Courier's demo, benchmark and tests use (Hummingbird,
 /// swift-certificates, swift-property-based, swift-macro-testing…), while `swift test` and
 /// `swift run courier-demo` in a clone of Courier work as written. SwiftPM has no "dev
 /// dependencies" and no trait that is on only for the root package; this is that rule.
-let isDependencyCheckout = ["/checkouts/", "/repositories/", "/registry/downloads/"].contains { Context.packageDirectory.contains($0) }
+let isDependencyCheckout = Context.packageDirectory == "/"
+    || ["/checkouts/", "/registry/downloads/"].contains { Context.packageDirectory.contains($0) }
 
 let package = Package(
     name: "Courier",
