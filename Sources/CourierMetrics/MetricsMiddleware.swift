@@ -19,8 +19,8 @@ import OpenAPIRuntime
 /// | `courier_requests_total` | counter | `method`, `operation`, `status_class` (`2xx`…`5xx`, or `error`) |
 /// | `courier_request_duration` | timer (nanoseconds) | `method`, `operation`, `status_class` |
 /// | `courier_request_failures_total` | counter | `method`, `operation`, `kind` (`timeout`, `connection_failed`, `connection_lost`, `tls_failure`, `cancelled`, `http_4xx`, `http_5xx`, `other`…) |
-/// | `courier_cache_total` | counter, only with a ``Courier/CachingMiddleware`` inside this one | `method`, `operation`, `outcome` (`hit`, `stale`, `revalidated`, `miss`) |
-/// | `http.client.request.duration` | recorder (histogram), seconds | OpenTelemetry's: `http.request.method`, `http.response.status_code`, `server.address`, `url.template` (when known), `error.type` (the status code for 4xx/5xx, the failure kind otherwise) |
+/// | `courier_cache_total` | counter, only with a `CachingMiddleware` inside this one | `method`, `operation`, `outcome` (`hit`, `stale`, `revalidated`, `miss`) |
+/// | `http.client.request.duration` | recorder (histogram), seconds, one per request on the wire (each redirect hop) | OpenTelemetry's: `http.request.method`, `http.response.status_code`, `server.address`, `server.port`, `url.template` (when known), `error.type` (the status code for 4xx/5xx, the failure kind otherwise, `_OTHER` for an error Courier does not know — the values `TracingMiddleware` uses) |
 ///
 /// The last one follows the OpenTelemetry HTTP client semantic conventions, so dashboards
 /// built for other OpenTelemetry HTTP clients work unchanged; its dimensions are all
@@ -29,7 +29,7 @@ import OpenAPIRuntime
 /// The duration runs until the response body has been read (or dropped); for a body the
 /// transport already holds whole, the exchange is over when the response arrives, and the
 /// duration ends there. Put the middleware
-/// outside ``RetryMiddleware`` to count calls, inside to count attempts.
+/// outside `RetryMiddleware` to count calls, inside to count attempts.
 public struct MetricsMiddleware: Middleware {
     /// The prefix of every metric label (default `courier`).
     public let prefix: String
@@ -50,37 +50,60 @@ public struct MetricsMiddleware: Middleware {
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let start = ContinuousClock.now
         let base = [("method", request.method.rawValue), ("operation", context.operationName)]
-        var semantic = [("http.request.method", request.method.rawValue), ("server.address", Self.host(of: request))]
-        if let template = context.urlTemplate { semantic.append(("url.template", template)) }
+        // OpenTelemetry's `http.client.request.duration` is one measurement per request on the
+        // wire: a redirect ends the hop it answered (recorded with its 3xx status) and starts
+        // the next hop's, whose dimensions are the hop's own (method, server; no route template).
+        let firstHop = Self.semanticDimensions(request, template: context.urlTemplate)
+        let hop = Locked((dimensions: firstHop, start: start))
+        var context = context
+        context.redirectWatches.append(RedirectWatch(observeHop: { redirect, next in
+            let ended = hop.withLock { state in
+                defer { state = (Self.semanticDimensions(next, template: nil), .now) }
+                return state
+            }
+            recordDuration(ended.dimensions + [("http.response.status_code", String(redirect.status.code))], start: ended.start)
+            return next
+        }))
         let response: HTTPResponse
         let responseBody: HTTPBody?
         do {
             (response, responseBody) = try await next(request, body, context)
         } catch {
-            let kind = Self.kind(of: error)
+            let last = hop.withLock { $0 }
             record(base, statusClass: "error", start: start)
-            recordDuration(semantic + [("error.type", kind)], start: start)
-            count(failure: kind, base)
+            recordDuration(last.dimensions + [("error.type", OpenTelemetryAttributes.errorType(of: error))], start: last.start)
+            count(failure: Self.kind(of: error), base)
             throw error
         }
+        let last = hop.withLock { $0 }
         let code = response.status.code
         let statusClass = "\(code / 100)xx"
         if let outcome = response.cacheOutcome { count(cache: outcome, base) }
         if code >= 400 { count(failure: "http_\(statusClass)", base) }
-        semantic.append(("http.response.status_code", String(code)))
-        if code >= 400 { semantic.append(("error.type", String(code))) }
-        let dimensions = semantic
+        let dimensions = last.dimensions + [("http.response.status_code", String(code))]
         let observed = ObservedBody.wrap(responseBody) { outcome in
             record(base, statusClass: statusClass, start: start)
             if let error = outcome.error {
-                let kind = Self.kind(of: error)
-                recordDuration(dimensions.filter { $0.0 != "error.type" } + [("error.type", kind)], start: start)
-                count(failure: kind, base)
+                recordDuration(dimensions + [("error.type", OpenTelemetryAttributes.errorType(of: error))], start: last.start)
+                count(failure: Self.kind(of: error), base)
+            } else if code >= 400 {
+                recordDuration(dimensions + [("error.type", String(code))], start: last.start)
             } else {
-                recordDuration(dimensions, start: start)
+                recordDuration(dimensions, start: last.start)
             }
         }
         return (response, observed)
+    }
+
+    /// The request's dimensions of `http.client.request.duration`: method, `server.address`,
+    /// `server.port` (required by the conventions; the scheme's default when the URL has none)
+    /// and `url.template` when known.
+    static func semanticDimensions(_ request: HTTPRequest, template: String?) -> [(String, String)] {
+        let server = OpenTelemetryAttributes.server(of: request)
+        var dimensions = [("http.request.method", request.method.rawValue), ("server.address", server.address)]
+        if let port = server.port { dimensions.append(("server.port", String(port))) }
+        if let template { dimensions.append(("url.template", template)) }
+        return dimensions
     }
 
     /// OpenTelemetry's `http.client.request.duration`, in seconds.
@@ -91,17 +114,6 @@ public struct MetricsMiddleware: Middleware {
         } else {
             Recorder(label: "http.client.request.duration", dimensions: dimensions, aggregate: true).record(seconds)
         }
-    }
-
-    /// The host the request goes to, without the port (`server.address`).
-    static func host(of request: HTTPRequest) -> String {
-        var authority = Substring(request.authority ?? "")
-        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
-        if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
-            return String(authority[authority.index(after: authority.startIndex)..<close])
-        }
-        if let colon = authority.lastIndex(of: ":") { return String(authority[..<colon]) }
-        return String(authority)
     }
 
     private func record(_ base: [(String, String)], statusClass: String, start: ContinuousClock.Instant) {
@@ -135,13 +147,10 @@ public struct MetricsMiddleware: Middleware {
         }
     }
 
-    /// A low-cardinality name for a failure.
+    /// A low-cardinality name for a failure (`courier_request_failures_total`'s `kind`): the
+    /// OpenTelemetry `error.type`, with `other` for what it calls `_OTHER`.
     static func kind(of error: any Error) -> String {
-        if let failure = error as? TransportError {
-            let name = failure.kind.description.lowercased().replacingOccurrences(of: " ", with: "_")
-            return name == "transport_failure" ? "other" : name
-        }
-        if error is CancellationError { return "cancelled" }
-        return "other"
+        let type = OpenTelemetryAttributes.errorType(of: error)
+        return type == OpenTelemetryAttributes.other ? "other" : type
     }
 }

@@ -14,18 +14,26 @@ import Tracing
 /// ```
 ///
 /// The span is named `{method} {url.template}` (`GET /v1/users/{id}`) when the route template is
-/// known (``Courier/RequestContext/urlTemplate``: a literal or interpolated ``Courier/RequestPath``,
+/// known (`RequestContext.urlTemplate`: a literal or interpolated `RequestPath`,
 /// a `{name}` template, a macro's route), else after the method alone (`GET`), as OpenTelemetry
 /// recommends. It is a child of the task's current `ServiceContext` and carries the
 /// OpenTelemetry HTTP client attributes: `http.request.method`, `url.full` (secret query values
 /// redacted, no user info), `url.template`, `server.address`, `server.port`, `http.response.status_code`,
-/// `error.type` (the status code for 4xx/5xx, the failure kind otherwise) and
-/// `http.request.resend_count` for retries, plus `courier.operation`. It ends when the response
+/// `error.type` (the status code for 4xx/5xx, the failure kind otherwise — `timeout`,
+/// `connection_failed`, `cancelled`… — and `_OTHER` for an error Courier does not know; the same
+/// values as `MetricsMiddleware`'s) and `http.request.resend_count` for retries
+/// and redirects, plus `courier.operation`. It ends when the response
 /// body has been read (or dropped), so its duration covers the whole exchange — at once when the
 /// transport already holds the body whole, whose exchange is then over. Statuses of 400
 /// and above set the span status to error.
 ///
-/// Put it *outside* ``RetryMiddleware`` for one span per call, or inside for one span per attempt.
+/// Put it *outside* `RetryMiddleware` for one span per call, or inside for one span per attempt.
+///
+/// Each redirect the client follows is a request of its own on the wire, and gets a span of its
+/// own, as OpenTelemetry recommends: the redirected hop's span ends with its `3xx` status, and
+/// the next hop's span — a sibling under the same parent, named after the method, its
+/// `url.full` the hop's (secret query values redacted) — carries `http.request.resend_count`
+/// (the attempts and hops before it) and is the one injected into that hop's headers.
 public struct TracingMiddleware: Middleware {
     private let tracer: (any Tracer)?
 
@@ -36,6 +44,7 @@ public struct TracingMiddleware: Middleware {
     }
 
     /// Starts a client span, injects its context into the headers, and ends it when the response body ends.
+    /// Each redirect hop gets a span of its own (see the type's documentation).
     public func intercept(
         _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: HTTPHandler
     ) async throws -> (HTTPResponse, HTTPBody?) {
@@ -44,25 +53,49 @@ public struct TracingMiddleware: Middleware {
         // OpenTelemetry's HTTP client span name: `{method} {url.template}`, or the method alone
         // when the route template is unknown (a path with ids in it would be high-cardinality).
         let name = context.urlTemplate.map { "\(request.method.rawValue) \($0)" } ?? request.method.rawValue
-        let span = tracer.startSpan(name, context: parent, ofKind: .client)
-        span.attributes = Self.requestAttributes(request, context: context)
+        let first = tracer.startSpan(name, context: parent, ofKind: .client)
+        first.attributes = Self.requestAttributes(request, context: context)
 
         var request = request
-        tracer.inject(span.context, into: &request.headerFields, using: HTTPFieldsInjector())
+        tracer.inject(first.context, into: &request.headerFields, using: HTTPFieldsInjector())
+
+        // The span of the hop on the wire now: a redirect ends it with the redirect's status and
+        // starts the next hop's, a sibling under the same parent, as OpenTelemetry asks for each
+        // request sent ("HTTP client spans ... each time a request is resent"), with
+        // `http.request.resend_count` counting the attempts and hops before it.
+        let current = Locked<(span: any Span, hops: Int)>((first, 0))
+        var context = context
+        context.redirectWatches.append(RedirectWatch(observeHop: { [context] redirect, hop in
+            current.withLock { state in
+                state.span.attributes["http.response.status_code"] = redirect.status.code
+                state.span.end()
+                state.hops += 1
+                let span = tracer.startSpan(hop.method.rawValue, context: parent, ofKind: .client)
+                var attributes = Self.requestAttributes(hop, context: context, template: false)
+                attributes["http.request.resend_count"] = context.attempt - 1 + state.hops
+                span.attributes = attributes
+                state.span = span
+                var hop = hop
+                tracer.inject(span.context, into: &hop.headerFields, using: HTTPFieldsInjector())
+                return hop
+            }
+        }))
 
         let response: HTTPResponse
         let responseBody: HTTPBody?
         do {
-            (response, responseBody) = try await ServiceContext.withValue(span.context) {
+            (response, responseBody) = try await ServiceContext.withValue(first.context) {
                 try await next(request, body, context)
             }
         } catch {
-            span.attributes["error.type"] = Self.errorType(error)
+            let span = current.withLock { $0.span }
+            span.attributes["error.type"] = OpenTelemetryAttributes.errorType(of: error)
             span.recordError(error)
             span.setStatus(SpanStatus(code: .error))
             span.end()
             throw error
         }
+        let span = current.withLock { $0.span }
         let code = response.status.code
         span.attributes["http.response.status_code"] = code
         if code >= 400 {
@@ -71,7 +104,7 @@ public struct TracingMiddleware: Middleware {
         }
         let observed = ObservedBody.wrap(responseBody) { outcome in
             if let error = outcome.error {
-                span.attributes["error.type"] = Self.errorType(error)
+                span.attributes["error.type"] = OpenTelemetryAttributes.errorType(of: error)
                 span.recordError(error)
                 span.setStatus(SpanStatus(code: .error))
             }
@@ -80,44 +113,19 @@ public struct TracingMiddleware: Middleware {
         return (response, observed)
     }
 
-    static func requestAttributes(_ request: HTTPRequest, context: RequestContext) -> SpanAttributes {
+    /// The request attributes of a span; `template: false` for a redirect hop, whose URL is not
+    /// the route's.
+    static func requestAttributes(_ request: HTTPRequest, context: RequestContext, template: Bool = true) -> SpanAttributes {
         var attributes = SpanAttributes()
         attributes["http.request.method"] = request.method.rawValue
-        let scheme = request.scheme ?? "https"
-        let authority = request.authority ?? ""
         attributes["url.full"] = RequestSummary(request, context: context).url
-        let (host, port) = Self.split(authority: authority, scheme: scheme)
-        attributes["server.address"] = host
-        if let port { attributes["server.port"] = port }
-        if let template = context.urlTemplate { attributes["url.template"] = template }
+        let server = OpenTelemetryAttributes.server(of: request)
+        attributes["server.address"] = server.address
+        if let port = server.port { attributes["server.port"] = port }
+        if template, let urlTemplate = context.urlTemplate { attributes["url.template"] = urlTemplate }
         attributes["courier.operation"] = context.operationName
         if context.attempt > 1 { attributes["http.request.resend_count"] = context.attempt - 1 }
         return attributes
-    }
-
-    /// The host and port of an authority (`[::1]:8080`, `example.com`), the port defaulting by scheme.
-    static func split(authority: String, scheme: String) -> (String, Int?) {
-        var hostPart = Substring(authority)
-        if let at = hostPart.lastIndex(of: "@") { hostPart = hostPart[hostPart.index(after: at)...] }
-        var port: Int?
-        if hostPart.hasPrefix("["), let close = hostPart.firstIndex(of: "]") {
-            let rest = hostPart[hostPart.index(after: close)...]
-            if rest.hasPrefix(":") { port = Int(rest.dropFirst()) }
-            hostPart = hostPart[hostPart.index(after: hostPart.startIndex)..<close]
-        } else if let colon = hostPart.lastIndex(of: ":") {
-            port = Int(hostPart[hostPart.index(after: colon)...])
-            hostPart = hostPart[..<colon]
-        }
-        return (String(hostPart), port ?? (scheme == "http" ? 80 : scheme == "https" ? 443 : nil))
-    }
-
-    static func errorType(_ error: any Error) -> String {
-        if let failure = error as? TransportError {
-            let name = failure.kind.description.lowercased().replacingOccurrences(of: " ", with: "_")
-            return name == "transport_failure" ? "other" : name
-        }
-        if error is CancellationError { return "cancelled" }
-        return String(describing: type(of: error))
     }
 }
 

@@ -92,4 +92,43 @@ import Tracing
         #expect(child.traceID == parent.traceID)
         #expect(child.parentSpanID == parent.spanID)
     }
+
+    @Test("an error Courier does not know is error.type _OTHER, never a type name")
+    func unknownErrorsAreOther() async throws {
+        struct SomethingInternal: Error {}
+        let tracer = InMemoryTracer()
+        let stub = StubTransport()
+        stub.on(.get, "/odd", .failure(SomethingInternal()))
+        await #expect(throws: (any Error).self) { try await client(stub, tracer).send(Request<Void>(path: "/odd")) }
+        let span = try #require(tracer.finishedSpans.first)
+        #expect(span.attributes["error.type"]?.toSpanAttribute() == .string("_OTHER"))
+    }
+
+    @Test("each redirect hop is a span of its own: the 3xx ends the first, the next carries resend_count and goes out in the hop's headers")
+    func oneSpanPerRedirectHop() async throws {
+        let tracer = InMemoryTracer()
+        let stub = StubTransport()
+        stub.on(.post, "/orders", StubResponse.status(303).header(.location, "/v1/orders/9?access_token=SECRET"))
+        stub.on(.get, "/orders/{id}", .text("order"))
+        let parent = tracer.startSpan("parent")
+        try await ServiceContext.withValue(parent.context) {
+            try await client(stub, tracer).send(Request<Void>(method: .post, path: "/orders", body: .json(["item": "book"])))
+        }
+        parent.end()
+        let spans = tracer.finishedSpans.filter { $0.operationName != "parent" }
+        #expect(spans.map(\.operationName) == ["POST /v1/orders", "GET"])
+        guard spans.count == 2 else { return }
+        #expect(spans[0].attributes["http.response.status_code"]?.toSpanAttribute() == .int64(303))
+        #expect(spans[0].status?.code != .error)
+        #expect(spans[0].attributes["http.request.resend_count"] == nil)
+        #expect(spans[1].attributes["http.response.status_code"]?.toSpanAttribute() == .int64(200))
+        #expect(spans[1].attributes["http.request.resend_count"]?.toSpanAttribute() == .int64(1))
+        #expect(spans[1].attributes["url.full"]?.toSpanAttribute() == .string("https://api.example.com:8443/v1/orders/9?access_token=<redacted>"))
+        #expect(spans[1].attributes["url.template"] == nil)
+        #expect(spans.allSatisfy { $0.parentSpanID == parent.spanID && $0.traceID == parent.traceID })
+        // What went out on the wire: each hop with its own span's id.
+        #expect(stub.requests.count == 2)
+        let sent = stub.requests.map { $0.headers[HTTPField.Name(InMemoryTracer.spanIDKey)!] }
+        #expect(sent == [spans[0].spanID, spans[1].spanID])
+    }
 }

@@ -132,6 +132,9 @@ struct RedirectFollower: Sendable {
                 error.requestMayHaveBeenSent = true
                 throw error
             }
+            for watch in context.redirectWatches {
+                if let observe = watch.observeHop { nextRequest = observe(response, nextRequest) }
+            }
             request = nextRequest
             do {
                 (response, responseBody) = try await sendHop(request, body: body, context: context)
