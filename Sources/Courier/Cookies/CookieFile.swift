@@ -34,8 +34,10 @@ struct CookieFile: Sendable {
     let maxBytes: Int
     /// The last revision and cookies written: a slower writer never replaces a newer file, and
     /// a change that leaves the saved cookies as they were (a session cookie set, when those
-    /// are not saved) writes nothing.
-    private let written = Locked((revision: -1, cookies: [Cookie]?.none))
+    /// are not saved) writes nothing. `failing` is set while writes fail: a failure that repeats
+    /// (a full disk, a read-only directory) is a `warning` once, then `debug` until a write
+    /// succeeds again, so the log is not flooded with one warning per cookie change.
+    private let written = Locked((revision: -1, cookies: [Cookie]?.none, failing: false))
 
     init(url: URL, limits: CookieJar.Limits, write: @escaping @Sendable (URL, Data) throws -> Void = CookieFile.replace) {
         self.url = url
@@ -146,10 +148,19 @@ struct CookieFile: Sendable {
                 encoder.dateEncodingStrategy = .secondsSince1970
                 encoder.outputFormatting = [.sortedKeys]
                 try replaceContents(url, try encoder.encode(Contents(cookies: cookies)))
-                last = (revision, cookies)
+                if last.failing {
+                    logger.info("Cookie file written again after failed writes", metadata: ["file.path": "\(url.path)"])
+                }
+                last = (revision, cookies, false)
                 return true
             } catch {
-                logger.warning("Cookie file could not be written: \(error)", metadata: ["file.path": "\(url.path)"])
+                if last.failing {
+                    logger.debug("Cookie file could not be written (still): \(error)", metadata: ["file.path": "\(url.path)"])
+                } else {
+                    logger.warning("Cookie file could not be written: \(error); later failures are logged at debug until a write succeeds",
+                                   metadata: ["file.path": "\(url.path)"])
+                }
+                last.failing = true
                 return false
             }
         }

@@ -260,6 +260,41 @@ struct CookieJarFileTests {
         #expect(CookieJar(persistingTo: file).header(for: "https://example.com/") == "p=1")
     }
 
+    @Test("a write failure that repeats is one warning, then debug lines; the write that succeeds again says so")
+    func repeatedWriteFailureWarnsOnce() throws {
+        let file = try temporaryCookieFile()
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        let diskFull = Locked(true)
+        let disk = CookieFile(url: file, limits: CookieJar.Limits()) { url, data in
+            if diskFull.withLock({ $0 }) { throw CocoaError(.fileWriteOutOfSpace) }
+            try CookieFile.replace(url, with: data)
+        }
+        var (logger, handler) = recordingCookieLogger()
+        logger.logLevel = .trace                       // the debug lines are what is checked
+        let jar = CookieJar(file: disk, persistsSessionCookies: false, limits: CookieJar.Limits(), publicSuffixes: .common,
+                            clock: .system, logger: logger)
+        for index in 0..<5 {
+            jar.receive(["p\(index)=1; Max-Age=3600"], from: "https://example.com/")
+            jar.flush()
+        }
+        let failures = handler.entries.filter { "\($0.message)".contains("could not be written") }
+        #expect(failures.count >= 5)
+        #expect(failures.filter { $0.level == .warning }.count == 1)
+        #expect(failures.dropFirst().allSatisfy { $0.level == .debug })
+
+        diskFull.withLock { $0 = false }
+        jar.receive(["q=1; Max-Age=3600"], from: "https://example.com/")
+        jar.flush()
+        #expect(handler.entries.contains { $0.level == .info && "\($0.message)".contains("written again") })
+        #expect(CookieJar(persistingTo: file).header(for: "https://example.com/")?.contains("q=1") == true)
+
+        // Failing again after a success warns again: it is news.
+        diskFull.withLock { $0 = true }
+        jar.receive(["r=1; Max-Age=3600"], from: "https://example.com/")
+        jar.flush()
+        #expect(handler.entries.filter { $0.level == .warning && "\($0.message)".contains("could not be written") }.count == 2)
+    }
+
     @Test("a jar released right after a change still writes it")
     func releasedJarWrites() async throws {
         let file = try temporaryCookieFile()
