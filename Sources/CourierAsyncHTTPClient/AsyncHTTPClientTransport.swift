@@ -7,7 +7,7 @@ import NIOHTTP1
 import NIOHTTPCompression
 public import OpenAPIRuntime
 
-/// A ``Courier/Transport`` over AsyncHTTPClient: the fast path on Linux, with connection
+/// A `Transport` over AsyncHTTPClient: the fast path on Linux, with connection
 /// pooling, HTTP/2, streaming request and response bodies, and per-request deadlines.
 ///
 /// ```swift
@@ -23,7 +23,7 @@ public import OpenAPIRuntime
 /// own `HTTPClient` to control pools, TLS or proxies; configure it with
 /// ``AsyncHTTPClientTransport/recommendedConfiguration()`` so redirects stay with Courier. A
 /// client that follows redirects by itself (AsyncHTTPClient's default configuration) is refused:
-/// every request fails with a ``Courier/TransportError`` of kind `invalidRequest` before anything
+/// every request fails with a `TransportError` of kind `invalidRequest` before anything
 /// is sent. (The redirect mode is read by reflection; should a later AsyncHTTPClient hide it, a
 /// response reached through a redirect is refused instead, after the fact.) You own a client you pass in: shut it down when you are done with it.
 public struct AsyncHTTPClientTransport: Transport {
@@ -93,15 +93,15 @@ public struct AsyncHTTPClientTransport: Transport {
     /// credential rules), the client's decompression off (the transport inflates gzip and
     /// deflate itself), a 10 s connect timeout and a 30 s idle read timeout (the longest a
     /// silent server can hold a request past its deadline while the body streams).
-    /// AsyncHTTPClient's own tracing is off: ``CourierTracing`` records one span per request,
+    /// AsyncHTTPClient's own tracing is off: `CourierTracing` records one span per request,
     /// query redacted, instead of two.
     ///
     /// Why the transport inflates rather than the client: AsyncHTTPClient inflates each network
     /// read whole before anyone reads it, so one 64 KiB read of a gzip bomb (deflate reaches
     /// ~1,032:1) can hold ~66 MiB per request before Courier counts a byte. The transport
     /// inflates at most 64 KiB per chunk read, and reads the network only when zlib has used up
-    /// the last read: ``Courier/APIConfiguration/maxResponseSize`` counts decoded bytes and stops
-    /// a bomb with an ``Courier/APIError`` of kind ``Courier/APIError/Kind/resourceTooLarge``
+    /// the last read: `APIConfiguration.maxResponseSize` counts decoded bytes and stops
+    /// a bomb with an `APIError` of kind `APIError.Kind.resourceTooLarge`
     /// with one compressed read (and about one more in AsyncHTTPClient's buffer) and 64 KiB of
     /// output in memory. Raw calls of your own through a client of this configuration get no
     /// decompression: they see gzip bytes if a server compresses anyway. There is no ratio limit: a

@@ -25,7 +25,7 @@ public import OpenAPIRuntime
 /// redirects to ever new subdomains would otherwise open a client, and its pooled connections,
 /// per name). A mismatch fails every request waiting for that host
 /// **at once** — rather than letting the connection pool retry the handshake until the deadline —
-/// with a ``Courier/TransportError`` of kind `.tls` whose underlying error is a
+/// with a `TransportError` of kind `.tls` whose underlying error is a
 /// ``CertificatePinningError``, and `requestMayHaveBeenSent` false: no request byte was written.
 ///
 /// ```swift

@@ -34,7 +34,7 @@ extension DependencyValues {
     }
 }
 
-/// The dependency key behind ``Dependencies/DependencyValues/apiClient``.
+/// The dependency key behind `DependencyValues.apiClient`.
 public enum APIClientKey: DependencyKey {
     /// A client that reports every request: the app has not configured its client yet.
     public static var liveValue: APIClient {

@@ -79,7 +79,7 @@ public macro FormURLEncoded() = #externalMacro(module: "CourierMacrosPlugin", ty
 /// the file and its MIME type; without it the part is named after the parameter and the type is
 /// inferred from the bytes (JPEG, PNG, GIF, TIFF, PDF, text, else `application/octet-stream`).
 /// A `MultipartForm` body names its own parts: a description given with one fails the call with
-/// ``Courier/APIError/Kind/encodingFailed``.
+/// `APIError.Kind.encodingFailed`.
 ///
 /// ```swift
 /// @FileUpload @Body("image") @POST("/uploadAvatar/")
@@ -91,7 +91,7 @@ public macro FormURLEncoded() = #externalMacro(module: "CourierMacrosPlugin", ty
 @attached(peer)
 public macro FileUpload() = #externalMacro(module: "CourierMacrosPlugin", type: "EndpointAttributeMacro")
 
-/// Per-method ``Courier/RequestOptions``: the arguments are those of `RequestOptions.init`, so
+/// Per-method `RequestOptions`: the arguments are those of `RequestOptions.init`, so
 /// everything a hand-written request can set, a method can set.
 ///
 /// ```swift

@@ -1,4 +1,4 @@
-/// Generates a client that implements the annotated protocol over an ``Courier/APIClient``.
+/// Generates a client that implements the annotated protocol over an `APIClient`.
 ///
 /// Each requirement of the protocol is an `async throws` method with one HTTP method attribute
 /// (``GET(_:)``, ``POST(_:)``, ``PUT(_:)``, ``PATCH(_:)``, ``DELETE(_:)``, ``HEAD(_:)`` or
@@ -29,7 +29,7 @@
 ///   `_payloadDescription: PayloadDescription? = nil` for ``FileUpload()`` methods) for extra query
 ///   items added after the declared ones.
 ///
-/// Each method builds an ``EndpointDescriptor`` and sends it: the same ``Courier/Request`` a
+/// Each method builds an ``EndpointDescriptor`` and sends it: the same `Request` a
 /// hand-written call would make, so middleware, stubs and limits see no difference. Misuse (a
 /// `{name}` with no parameter, a parameter bound twice, two bodies, a body on `GET`, a method
 /// that is not `async throws`, an unknown HTTP method, an invalid query or header name, two

@@ -13,8 +13,8 @@ import OpenAPIRuntime
 /// ```
 ///
 /// Redacted: the values of `Authorization`, `Cookie`, `Set-Cookie`, API-key headers and any
-/// header whose name looks secret (``Courier/Redaction``), plus the headers in `redactHeaders`;
-/// the values of secret query parameters (``Courier/Redaction/QueryNames/standard``: tokens,
+/// header whose name looks secret (`Redaction`), plus the headers in `redactHeaders`;
+/// the values of secret query parameters (`Redaction.QueryNames.standard`: tokens,
 /// keys, pre-signed URL signatures…) plus `redactQueryItems`; and, in JSON bodies (at any depth)
 /// and form bodies, requests and responses alike, the fields whose names are secret
 /// (`password`, `access_token`, `refresh_token`, `id_token`, `client_secret`, `api_key`,
@@ -37,6 +37,8 @@ public final class RecordingTransport: Transport {
 
     /// Records the exchanges `transport` makes into `file` (replacing what it held).
     /// - Parameters:
+    ///   - transport: the transport that reaches the real server.
+    ///   - file: the cassette to write (replaced at the first exchange).
     ///   - redactHeaders: more header names to redact.
     ///   - redactQueryItems: more query parameter names to redact (compared case-insensitively).
     ///   - redactBodyFields: more JSON member or form field names to redact (case-insensitively).

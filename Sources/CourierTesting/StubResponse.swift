@@ -79,7 +79,7 @@ public struct StubResponse: Sendable {
 
     /// A transport failure (e.g. `TransportError(.connectionFailed, "refused")`). A `URLError`
     /// (`URLError(.notConnectedToInternet)`) is reported as `URLSessionTransport` reports it: a
-    /// ``TransportError`` of the matching kind, so the client retries it and calls it `.network`.
+    /// `TransportError` of the matching kind, so the client retries it and calls it `.network`.
     public static func failure(_ error: any Error) -> StubResponse {
         StubResponse(error: error)
     }

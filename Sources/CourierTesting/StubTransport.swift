@@ -89,7 +89,7 @@ public final class StubTransport: Transport {
     ///
     /// Only a cancelled task counts: a handler that throws `CancellationError` while nobody
     /// cancelled it is not recorded. Courier cancels the transport itself when a request's
-    /// ``RequestOptions/idleTimeout`` runs out before the response starts, so such requests
+    /// `RequestOptions.idleTimeout` runs out before the response starts, so such requests
     /// appear here too (the caller gets a timeout error).
     public var cancelledRequests: [RecordedRequest] { state.withLock { $0.cancelled } }
 

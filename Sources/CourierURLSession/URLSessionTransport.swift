@@ -6,7 +6,7 @@ import OpenAPIRuntime
 import FoundationNetworking
 #endif
 
-/// A ``Courier/Transport`` over `URLSession`, on Apple platforms and on Linux
+/// A `Transport` over `URLSession`, on Apple platforms and on Linux
 /// (FoundationNetworking).
 ///
 /// ```swift

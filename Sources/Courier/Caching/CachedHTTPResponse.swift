@@ -9,7 +9,7 @@ public struct CachedHTTPResponse: Sendable, Equatable {
     /// The response head as received (or as refreshed by a `304 Not Modified`), without
     /// `Set-Cookie` fields: cookies are handled once, when the response arrives.
     public var response: HTTPResponse
-    /// The whole body. (Kept as ``bytes``; reading this property copies them into a `Data`.)
+    /// The whole body. (Kept as bytes; reading this property copies them into a `Data`.)
     public var body: Data {
         get { Data(bytes) }
         set { bytes = ArraySlice(newValue) }

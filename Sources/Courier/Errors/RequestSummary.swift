@@ -71,7 +71,7 @@ public struct RequestSummary: Sendable, Hashable, CustomStringConvertible {
         lhs.method == rhs.method && lhs.operationName == rhs.operationName && lhs.url == rhs.url
     }
 
-    /// Hashes the method, the URL and the operation name, as ``==`` compares them.
+    /// Hashes the method, the URL and the operation name, as `==` compares them.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(method)
         hasher.combine(url)

@@ -43,7 +43,7 @@ extension EndpointDescriptor {
     // MARK: Forms
 
     /// A `Data` parameter of a `@FormURLEncoded` method: a URL-encoded form carries text, so the
-    /// request fails with ``Courier/APIError/Kind/encodingFailed`` rather than sending
+    /// request fails with `APIError.Kind.encodingFailed` rather than sending
     /// "<N> bytes"; `nil` is left out. Send bytes with `@FileUpload`.
     public mutating func formField(_ name: String, _ value: Data?) {
         guard value != nil else { return }
@@ -140,7 +140,7 @@ extension EndpointDescriptor {
     }
 
     /// Adds a `URL` parameter of a `@FileUpload` method (besides the file) as a text field; a
-    /// file URL fails the call with ``Courier/APIError/Kind/encodingFailed``: its path is local,
+    /// file URL fails the call with `APIError.Kind.encodingFailed`: its path is local,
     /// and reading the file it names is for the method's file parameter (`@Body`) alone — a URL
     /// a user typed must never upload a local file. `nil` is left out.
     public mutating func multipartField(_ name: String, _ value: URL?) {

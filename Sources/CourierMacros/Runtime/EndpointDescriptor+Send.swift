@@ -13,7 +13,7 @@ import HTTPTypes
 /// | `Void` | the body is ignored |
 /// | `Response<T>` | any of the above, with the HTTP response, raw body and timing |
 extension EndpointDescriptor {
-    /// The ``Courier/Request`` this call becomes: the same value a hand-written request would be,
+    /// The `Request` this call becomes: the same value a hand-written request would be,
     /// so middleware, logging, stubs and limits treat it the same.
     /// A `@FormURLEncoded` body parameter not yet flattened (the `send` methods flatten it with
     /// the client's encoder first) is flattened with a plain `JSONEncoder`.
