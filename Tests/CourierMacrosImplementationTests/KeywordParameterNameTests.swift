@@ -64,7 +64,7 @@ struct KeywordParameterNameTests {
                 }
 
                 func search(for: String, `default`: Int) async throws -> [Item] {
-                    try await search(for: `for`, `default`: `default`, _queryItems: [])
+                    try await search(for: `for`, default: `default`, _queryItems: [])
                 }
 
                 func search(for: String, `default`: Int, _queryItems: [URLQueryItem] = []) async throws -> [Item] {
@@ -176,7 +176,7 @@ struct KeywordParameterNameTests {
                 }
 
                 func search(for: String, default: Int, await: Bool, _queryItems: [URLQueryItem] = []) async throws -> [Item] {
-                    try await _search.call(SearchCall(`for`: `for`, `default`: `default`, `await`: `await`, _queryItems: _queryItems))
+                    try await _search.call(SearchCall(for: `for`, default: `default`, await: `await`, _queryItems: _queryItems))
                 }
 
                 /// Creates a mock with nothing set: every method throws until given a result or a handler.

@@ -35,7 +35,7 @@ struct MockClassFactory {
         let endpointType = "MockEndpoint<\(callType), \(output)>"
         let storage = "_\(name)"
         var fields = endpoint.parameters.map { "\(access)let \(SwiftName.code($0.name)): \($0.type.trimmedDescription)" }
-        var arguments = endpoint.parameters.map { "\(SwiftName.code($0.name)): \(SwiftName.code($0.name))" }
+        var arguments = endpoint.parameters.map { "\(SwiftName.label($0.name)): \(SwiftName.code($0.name))" }
         if isService {
             fields.append("\(access)let _queryItems: [URLQueryItem]")
             arguments.append("_queryItems: _queryItems")

@@ -44,7 +44,7 @@ struct SignatureFactory {
     /// `try await post(id: id, author: author, _queryItems: [])`.
     var forwardingCall: String {
         var arguments = endpoint.parameters.map { parameter in
-            parameter.label.map { "\($0): \(SwiftName.code(parameter.name))" } ?? SwiftName.code(parameter.name)
+            parameter.label.map { "\(SwiftName.label($0)): \(SwiftName.code(parameter.name))" } ?? SwiftName.code(parameter.name)
         }
         arguments.append("_queryItems: []")
         if endpoint.takesPayloadDescription { arguments.append("_payloadDescription: nil") }

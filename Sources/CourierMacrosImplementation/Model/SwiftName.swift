@@ -17,4 +17,15 @@ enum SwiftName {
     static func code(_ name: String) -> String {
         reservedWords.contains(name) ? "`\(name)`" : name
     }
+
+    /// `name` as an argument label at a call site: `search(for: x, default: y)`. A label may be
+    /// any keyword but `inout`, `var` and `let` without backticks, and Swift warns about
+    /// needless ones ("keyword 'default' does not need to be escaped in argument list") — in
+    /// the user's build, at the line of their `@Service`. A label written with backticks in
+    /// the protocol comes without them.
+    static func label(_ name: String) -> String {
+        var bare = Substring(name)
+        if bare.count > 2, bare.first == "`", bare.last == "`" { bare = bare.dropFirst().dropLast() }
+        return ["inout", "var", "let"].contains(bare) ? "`\(bare)`" : String(bare)
+    }
 }

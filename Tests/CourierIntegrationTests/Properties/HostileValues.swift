@@ -199,7 +199,7 @@ struct HostileValues {
         }
         if chance(50) {
             var interceptors = InterceptorMiddleware()
-            let matcher: InterceptorMiddleware.PathMatcher? = chance(30) ? nil : (chance(50) ? .init(string()) : try? .regex(string()))
+            let matcher: InterceptorMiddleware.PathMatcher? = chance(30) ? nil : (chance(50) ? .init(string()) : try? .regex(matchingWholePath: string()))
             let name = headerName()
             let value = string()
             interceptors.beforeSend(for: matcher) { request, _ in

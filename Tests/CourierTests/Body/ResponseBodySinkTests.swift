@@ -8,7 +8,7 @@ import Testing
 struct ResponseBodySinkTests {
     private func makeSink(_ seen: Locked<[Int64]>) throws -> (ResponseBodySink, URL) {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-sink-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: file.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: file.path, contents: nil)
         let sink = ResponseBodySink(handle: try FileHandle(forWritingTo: file), limit: nil,
                                     progress: { progress in seen.withLock { $0.append(progress.completedBytes) } })
         return (sink, file)
@@ -57,7 +57,7 @@ struct ResponseBodySinkTests {
         let entered = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-sink-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: file.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: file.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: file) }
         let sink = ResponseBodySink(handle: try FileHandle(forWritingTo: file), limit: nil,
                                     progress: { _ in entered.signal(); release.wait() })

@@ -126,7 +126,7 @@ struct CachingMiddlewareConcurrencyTests: CachingTestBed {
         func removeEntry(for key: HTTPCacheKey) async { await base.removeEntry(for: key) }
         func removeEntries(where predicate: @escaping @Sendable (HTTPCacheKey) -> Bool) async { await base.removeEntries(where: predicate) }
         func removeAll() async { await base.removeAll() }
-        var purgeCount: Int { get async { await base.purgeCount } }
+        var purgeCount: Int { get async { base.purgeCount } }
         var digestKey: [UInt8]? { base.digestKey }
     }
 

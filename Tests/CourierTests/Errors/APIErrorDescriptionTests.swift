@@ -11,7 +11,7 @@ struct APIErrorDescriptionTests {
     @Test("a URLError's failing URL (with a secret query value) never reaches a description, a log line or a trace")
     func urlErrorURLNotDescribed() async throws {
         let failing = "https://api.example.com/v2/a?api_key=SECRET-KEY"
-        let urlError = URLError(.cannotConnectToHost, userInfo: [NSURLErrorFailingURLStringErrorKey: failing,
+        let urlError = URLError(.cannotConnectToHost, userInfo: ["NSErrorFailingURLStringKey": failing,   // NSURLErrorFailingURLStringErrorKey (deprecated), as FoundationNetworking still sets it
                                                                   NSURLErrorFailingURLErrorKey: URL(string: failing)!])
         #expect("\(urlError)".contains("SECRET-KEY"))   // what the transport's error itself prints
         let transportError = TransportError(.connectionFailed, "could not connect", underlying: urlError)

@@ -259,7 +259,8 @@ struct FromAlamofireTests {
         _ = try await client.send(GetUser(id: 3))
         #expect(metrics.lines == ["GetUser 200"])
         #expect(handler.entries.count == 1)
-        #expect("\(handler.entries.first?.message ?? "")".hasPrefix("GET https://api.example.com/users/3 → 200"))
+        let line = "\(handler.entries.first?.message ?? "")"
+        #expect(line.hasPrefix("GET https://api.example.com/users/3 → 200"))
     }
 
     @Test("validate() and AFError.responseCode → APIError and statusCode")
