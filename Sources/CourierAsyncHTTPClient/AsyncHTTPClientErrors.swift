@@ -37,6 +37,17 @@ enum AsyncHTTPClientErrors {
         private init() {}
     }
 
+    /// What a failed connection attempt says about the network: a DNS failure when no address
+    /// was found, else the first socket error the attempts gave (`ECONNREFUSED`,
+    /// `ENETUNREACH`…).
+    static func cause(of error: NIOConnectionError) -> NetworkFailure? {
+        if error.connectionErrors.isEmpty, error.dnsAError != nil || error.dnsAAAAError != nil { return .hostNotFound }
+        for attempt in error.connectionErrors {
+            if let io = attempt.error as? IOError, let cause = NetworkFailure(errno: io.errnoCode) { return cause }
+        }
+        return error.dnsAError != nil && error.dnsAAAAError != nil ? .hostNotFound : nil
+    }
+
     static func map(_ error: any Error, timeouts: ClientTimeouts = .unknown) -> any Error {
         if error is CancellationError { return error }
         if let error = error as? HTTPClientError {
@@ -100,10 +111,18 @@ enum AsyncHTTPClientErrors {
             return TransportError(.tls, "the TLS handshake failed: \(error)", underlying: error, requestMayHaveBeenSent: false)
         }
         if let error = error as? NIOConnectionError {
-            return TransportError(.connectionFailed, "could not connect to \(error.host):\(error.port)", underlying: error, requestMayHaveBeenSent: false)
+            var failure = TransportError(.connectionFailed, "could not connect to \(error.host):\(error.port)", underlying: error, requestMayHaveBeenSent: false)
+            failure.cause = cause(of: error)
+            return failure
         }
         if let error = error as? IOError {
-            return TransportError(.connectionLost, "I/O error: \(error)", underlying: error)
+            var failure = TransportError(.connectionLost, "I/O error: \(error)", underlying: error)
+            if let cause = NetworkFailure(errno: error.errnoCode), cause != .connectionLost {
+                // A connect that failed outright (no route, refused): nothing was sent.
+                failure = TransportError(.connectionFailed, "could not connect: \(error)", underlying: error, requestMayHaveBeenSent: false)
+                failure.cause = cause
+            }
+            return failure
         }
         if error is ChannelError {
             return TransportError(.connectionLost, "\(error)", underlying: error)

@@ -7,7 +7,7 @@ import Combine
 @preconcurrency import OpenCombine
 #endif
 
-/// A response's raw body and head, as published by ``Courier/APIClient/dataPublisher(for:)``.
+/// A response's raw body and head, as published by `APIClient.dataPublisher(for:)`.
 public struct DataResponse: Sendable {
     /// The body.
     public var data: Data
@@ -15,12 +15,17 @@ public struct DataResponse: Sendable {
     public var response: HTTPResponse
     /// The request, for errors.
     public var request: RequestSummary
+    /// The decoder of the client that sent the request (its `APIConfiguration.decoder`):
+    /// what `Publisher.decode(_:decoder:)` uses when it is given none, so that a
+    /// client configured with `useSnakeCaseKeys()` decodes snake_case here too.
+    public var decoder: JSONDecoder?
 
     /// Creates a value (tests build their own).
-    public init(data: Data, response: HTTPResponse, request: RequestSummary) {
+    public init(data: Data, response: HTTPResponse, request: RequestSummary, decoder: JSONDecoder? = nil) {
         self.data = data
         self.response = response
         self.request = request
+        self.decoder = decoder
     }
 }
 
@@ -55,7 +60,8 @@ extension APIClient {
         let unchecked = AnyStatusRequest(base: request)
         return TaskPublisher {
             let response = try await self.response(for: unchecked)
-            return DataResponse(data: response.body, response: response.response, request: response.request)
+            return DataResponse(data: response.body, response: response.response, request: response.request,
+                                decoder: self.configuration.decoder)
         }.eraseToAnyPublisher()
     }
 }

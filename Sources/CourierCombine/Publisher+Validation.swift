@@ -41,10 +41,15 @@ extension Publisher where Output == DataResponse, Failure == APIError {
     }
 
     /// Decodes the body as JSON, failing with an ``Courier/APIError`` of kind ``Courier/APIError/Kind/decodingFailed``.
-    public func decode<T: Decodable & Sendable>(_ type: T.Type, decoder: JSONDecoder = JSONDecoder()) -> AnyPublisher<T, APIError> {
+    ///
+    /// - Parameter decoder: the decoder to use; `nil` (the default) uses the decoder of the
+    ///   client that sent the request (``DataResponse/decoder``, its configuration's), as
+    ///   ``Courier/APIClient/publisher(for:)`` and `send` do — so `useSnakeCaseKeys()` on the
+    ///   client applies here too. A plain `JSONDecoder()` only when the response came from none.
+    public func decode<T: Decodable & Sendable>(_ type: T.Type, decoder: JSONDecoder? = nil) -> AnyPublisher<T, APIError> {
         tryMap { output in
             do {
-                return try decoder.decode(T.self, from: output.data)
+                return try (decoder ?? output.decoder ?? JSONDecoder()).decode(T.self, from: output.data)
             } catch {
                 throw APIError.decodingFailed(request: output.request, type: String(describing: T.self), underlying: error, body: output.data)
             }

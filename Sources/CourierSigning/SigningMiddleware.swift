@@ -18,8 +18,8 @@ public import OpenAPIRuntime
 /// ```
 ///
 /// Requests for another origin than the base URL's are not signed unless they set
-/// ``Courier/RequestOptions/sendsCredentialsToOtherOrigins``. The headers the signature adds are
-/// added to ``Courier/RequestContext/sensitiveHeaders``: redacted in logs, removed on a redirect to
+/// `RequestOptions.sendsCredentialsToOtherOrigins`. The headers the signature adds are
+/// added to `RequestContext.sensitiveHeaders`: redacted in logs, removed on a redirect to
 /// another origin; a `307`/`308` to another origin that would resend a signed body is refused.
 ///
 /// The body is read for signing only when it can be read again (`HTTPBody.iterationBehavior ==
@@ -71,13 +71,13 @@ public struct SigningMiddleware: Middleware {
         var context = context
         let bytes = try await BodyReading.replayableBytes(body, limit: Self.maxSignedBodySize)
         let before = Set(request.headerFields.map(\.name))
-        try await Self.sign(&request, body: bytes, with: scheme)
+        try await Self.sign(&request, body: bytes, unreadable: body != nil && bytes == nil, with: scheme)
         // A redirect on the same origin sends another request (another target; after a 303 another
         // method and no body): the follower, below this middleware, has each hop signed again.
         context.redirectWatches.append(RedirectWatch { [scheme] hop, sendsBody in
             var hop = hop
             // A hop without a body signs an empty one, as a first request without a body does.
-            try await Self.sign(&hop, body: sendsBody ? bytes : Data(), with: scheme)
+            try await Self.sign(&hop, body: sendsBody ? bytes : Data(), unreadable: false, with: scheme)
             return hop
         })
         // Signature headers (`X-Signature`, `X-Timestamp`, `X-Key-Id`…) are secret: redacted in
@@ -90,10 +90,10 @@ public struct SigningMiddleware: Middleware {
 
 extension SigningMiddleware {
     /// Signs `request`, whose body is `body`, with `scheme`.
-    fileprivate static func sign(_ request: inout HTTPRequest, body: Data?, with scheme: Scheme) async throws {
+    fileprivate static func sign(_ request: inout HTTPRequest, body: Data?, unreadable: Bool, with scheme: Scheme) async throws {
         switch scheme.kind {
         case .md5(let signature):
-            try signature.sign(&request, body: body)
+            try signature.sign(&request, body: body, unreadable: unreadable)
         case .hmac(let signature):
             try signature.sign(&request, body: body)
         case .custom(let signer):

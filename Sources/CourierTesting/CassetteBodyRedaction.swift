@@ -29,11 +29,11 @@ struct CassetteBodyRedaction: Sendable {
     /// scan logs use; the rest of such text (an HTML page's links, a CSV) is kept as it is.
     func redact(_ data: Data, contentType: String?) -> Data {
         guard !data.isEmpty else { return data }
-        let type = contentType?.lowercased() ?? ""
-        if type.hasPrefix("application/x-www-form-urlencoded") { return redactForm(data) }
+        let type = contentType.flatMap(MediaType.init)
+        if type?.essence == "application/x-www-form-urlencoded" { return redactForm(data) }
         // By its first character whatever its type: servers send JSON as text/plain or
         // text/html too.
-        let isJSON = type.hasPrefix("application/json") || type.contains("+json") || Self.startsLikeJSON(data)
+        let isJSON = type?.isJSON == true || Self.startsLikeJSON(data)
         if isJSON, let redacted = redactJSON(data) { return redacted }
         guard let text = String(data: data, encoding: .utf8), text.contains("\"") else { return data }
         let scanned = Redaction.BodyText.redactJSONMembers(text, extra: added)

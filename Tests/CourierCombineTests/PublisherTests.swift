@@ -139,6 +139,27 @@ struct PublisherTests {
         #expect(failure(completion) == nil)
     }
 
+    @Test("decode without a decoder uses the client's: with useSnakeCaseKeys(), optional snake_case fields are filled, not nil")
+    func decodeUsesTheClientsDecoder() async {
+        struct Profile: Decodable, Equatable, Sendable {
+            var userName: String?
+            var avatarPath: String?
+        }
+        var configuration = APIConfiguration(baseURL: URL(string: "https://api.example.com")!)
+        configuration.useSnakeCaseKeys()
+        let stub = StubTransport()
+        stub.on(.get, "/me", .json(#"{"user_name": "ada", "avatar_path": "/a/b.png"}"#))
+        let client = APIClient(configuration: configuration, transport: stub)
+        let seedWay = client.dataPublisher(for: Request<Data>(path: "/me")).validateStatusCode(in: 200..<300).decode(Profile.self)
+        let (values, completion) = await Collector(seedWay).finish()
+        #expect(failure(completion) == nil)
+        #expect(values == [Profile(userName: "ada", avatarPath: "/a/b.png")])
+        // A decoder passed explicitly still wins.
+        let explicit = client.dataPublisher(for: Request<Data>(path: "/me")).decode(Profile.self, decoder: JSONDecoder())
+        let (plain, _) = await Collector(explicit).finish()
+        #expect(plain == [Profile(userName: nil, avatarPath: nil)])
+    }
+
     @Test("dataPublisher fails with encodingFailed for a request whose header was refused while it was built, as send does; nothing is sent")
     func dataPublisherKeepsTheDeferredError() async throws {
         struct BuiltWithAnError: APIRequest {   // as a macro-built request records one

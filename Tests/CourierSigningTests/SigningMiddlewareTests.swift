@@ -59,6 +59,46 @@ import Testing
         #expect(stub.requests.last?.bodyText == "username=ada")
     }
 
+    @Test("a JSON object body is signed member by member, as Swift writes the values; the seed's login is covered")
+    func md5SignsJSONObjectMembers() async throws {
+        let stub = StubTransport()
+        stub.on(.post, "/auth/login", .status(200))
+        let scheme = MD5ParameterSignature(secret: "secret")
+        let client = client(stub, .md5Parameters(scheme))
+        struct Login: Encodable, Sendable { var username = "ada"; var remember = true; var attempts = 3; var note: String? = nil }
+        try await client.send(request(.post, "/auth/login?os=iOS", body: .json(Login())))
+        let sent = try #require(stub.requests.last)
+        #expect(sent.queryItems.last?.value == scheme.signature(for: [("os", "iOS"), ("username", "ada"), ("remember", "true"), ("attempts", "3")]))
+        #expect(scheme.stringToSign(scheme.parameters(of: sent.request, body: sent.body)) == "attempts=3&os=iOS&remember=true&username=ada&key=secret")
+    }
+
+    @Test("a body the signature cannot cover is refused before anything is sent, with the way out named; unsignedBodies: .allowed sends it")
+    func md5RefusesBodiesItCannotSign() async throws {
+        let stub = StubTransport()
+        stub.on(nil, "/**", .status(200))
+        let strict = client(stub, .md5Parameters(MD5ParameterSignature(secret: "secret")))
+        let bodies: [RequestBody] = [
+            .data(Data([0xFF, 0xD8, 0xFF]), contentType: "image/jpeg"),
+            .json(["a", "b"]),                                    // an array
+            .json(["outer": ["inner": "x"]]),                     // a nested object
+            .stream(HTTPBody(AsyncThrowingStream { $0.yield(ArraySlice("once".utf8)); $0.finish() }, length: .unknown, iterationBehavior: .single),
+                    contentType: "application/json"),
+        ]
+        for body in bodies {
+            do {
+                try await strict.send(request(.post, "/upload", body: body))
+                Issue.record("a body outside the signature was sent")
+            } catch {
+                #expect("\(error)".contains("unsignedBodies: .allowed"), "\(error)")
+            }
+        }
+        #expect(stub.requests.isEmpty)
+
+        let lenient = client(stub, .md5Parameters(MD5ParameterSignature(secret: "secret", unsignedBodies: .allowed)))
+        try await lenient.send(request(.post, "/upload?a=1", body: .data(Data([0xFF, 0xD8, 0xFF]), contentType: "image/jpeg")))
+        #expect(stub.requests.last?.queryItems.last?.value == MD5ParameterSignature(secret: "secret").signature(for: [("a", "1")]))
+    }
+
     // MARK: HMAC-SHA256 over a canonical request
 
     @Test func hmacKnownAnswerOverTheCanonicalRequest() async throws {

@@ -51,6 +51,13 @@ public struct APIConfiguration: Sendable {
     public var idleTimeout: Duration? = nil
     /// The largest response body accepted, in bytes, enforced while streaming. Default: 50 MiB.
     public var maxResponseSize: Int
+    /// The `Content-Type` of a body given as bytes without a type of its own — a `Data`
+    /// ``APIRequest/body``, a ``RequestBody/stream(_:contentType:)`` with none — when neither the
+    /// request's headers nor ``defaultHeaders`` set one. Default: `application/octet-stream`, so a
+    /// body never goes out untyped (a server that dispatches on `Content-Type` would otherwise
+    /// see a form, or nothing). A port of code whose raw bodies are JSON sets
+    /// `"application/json"`; `nil` sends such a body with no `Content-Type`, as you asked.
+    public var rawBodyContentType: String? = "application/octet-stream"
     /// The encoder for `.json` bodies.
     public var encoder: JSONEncoder
     /// The decoder for `Decodable` responses.

@@ -182,6 +182,11 @@ struct RequestBuilder: Sendable {
                     // The form's boundary frames the body: without it in the header the server
                     // cannot split the parts.
                     fields[.contentType] = try Self.multipartContentType(ownType, boundary: form.boundary, formType: form.contentType)
+                } else if contentType == nil, fields[.contentType] == nil, let fallback = configuration.rawBodyContentType {
+                    // Bytes of no declared type (a `Data` body): typed as the configuration says,
+                    // never sent untyped unless it says so.
+                    try HeaderValidation.validate(value: fallback, name: "Content-Type")
+                    fields[.contentType] = fallback
                 }
             } catch {
                 throw APIError.encodingFailed(request: summary, underlying: error)

@@ -256,3 +256,11 @@ extension APIError: Equatable {
         }
     }
 }
+
+/// ``APIError`` under a name an app's own error type cannot hide.
+///
+/// Code ported from an app that had its own `enum APIError` (a layered client, seed-style) may
+/// keep that enum for a while; in that module `APIError` then means the app's, and
+/// `catch let error as APIError` silently matches nothing Courier throws. `CourierAPIError`
+/// always means Courier's (as does `Courier.APIError`): the porting articles spell it so.
+public typealias CourierAPIError = APIError

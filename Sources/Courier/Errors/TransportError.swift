@@ -47,6 +47,9 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
     /// reports the limit and the ``message`` in its ``APIError``, so that a 30 s read timeout is
     /// not shown as the request's 120 s deadline.
     public var timeLimit: Duration?
+    /// The network condition a transport found (a refused connection, a DNS failure), when its
+    /// own error says more than the kind; read through ``networkFailure``.
+    package var cause: NetworkFailure?
 
     /// Creates a transport error.
     public init(_ kind: Kind, _ message: String, underlying: (any Error)? = nil, requestMayHaveBeenSent: Bool = true,

@@ -73,6 +73,10 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible {
             && pattern.parameters.allSatisfy { parameters[$0.key] == $0.value }
     }
 
+    /// Whether this is JSON: `application/json`, or any type with the `+json` structured-syntax
+    /// suffix (`application/problem+json`, `application/vnd.api+json`).
+    public var isJSON: Bool { (type == "application" && subtype == "json") || subtype.hasSuffix("+json") }
+
     /// Whether this media type is the same as `other` once parameters are set aside.
     public func hasSameEssence(as other: MediaType) -> Bool { type == other.type && subtype == other.subtype }
 

@@ -30,6 +30,7 @@ struct InjectableServicesTests {
     struct FoodService: Gettable {
         let client: APIClient
 
+        @discardableResult
         func get(completion: @escaping @Sendable (Result<[Food], APIError>) -> Void) -> RequestHandle {
             client.send(Request<[Food]>(path: "/foods"), completion: completion)
         }
@@ -89,7 +90,7 @@ struct InjectableServicesTests {
 
         enum Action: Equatable {
             case loginButtonTapped(username: String, password: String)
-            case loginResponse(Result<LoginResponse, APIError>)
+            case loginResponse(Result<LoginResponse, CourierAPIError>)    // Courier's APIError, whatever yours is called
         }
 
         @Dependency(\.apiClient) var apiClient
@@ -99,7 +100,7 @@ struct InjectableServicesTests {
             do {
                 let response = try await apiClient.send(LoginRequest(username: username, password: password))
                 return .loginResponse(.success(response))
-            } catch let error as APIError {
+            } catch let error as CourierAPIError {
                 return .loginResponse(.failure(error))
             } catch {
                 return nil                             // cancelled: the effect sends nothing

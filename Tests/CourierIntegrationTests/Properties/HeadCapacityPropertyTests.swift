@@ -2,6 +2,8 @@
 import CourierTesting
 import Foundation
 import HTTPTypes
+import InMemoryLogging
+import Logging
 import OpenAPIRuntime
 import Testing
 
@@ -70,6 +72,9 @@ struct HeadCapacityPropertyTests {
                 interceptor.onResponseData { data, _, _ in data + Data(" ".utf8) }
                 var configuration = APIConfiguration(baseURL: URL(string: "https://api.example.com")!)
                 configuration.cookieJar = CookieJar()
+                // The verbose transcript runs over every field of the head, kept in memory (not printed).
+                configuration.logger = Logger(label: "probe", factory: { _ in InMemoryLogHandler() })
+                configuration.logger.logLevel = .trace
                 let transport = RecordingTransport(HeadTransport(fields: fields), file: recordings.appendingPathComponent("\(index).json"))
                 let client = APIClient(configuration: configuration, transport: transport,
                                        middleware: [LoggingMiddleware(style: .verbose), CachingMiddleware(), CoalescingMiddleware(), interceptor])

@@ -149,7 +149,7 @@ struct FromSnowdropTests {
         transport.on(.get, "/my/path/{id}/content", .data(Data("raw".utf8)))
         transport.on(.get, "/posts", .json([Post(id: 1, title: "a")]))
 
-        var interceptors = InterceptorMiddleware()
+        var interceptors = InterceptorMiddleware(selection: .everyMatch)    // Snowdrop's rule: every matching block runs
         try interceptors.beforeSend(for: .regex(matchingWholePath: "my/path/[0-9]{1,}/content")) { request, _ in
             var request = request
             request.headerFields[HTTPField.Name("X-Device")!] = "sim-1"

@@ -90,14 +90,20 @@ struct SignedParameterAPIsTests {
             get { metadata[key] }
             set { metadata[key] = newValue }
         }
-        func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?,
-                 source: String, file: String, function: String, line: UInt) {
-            screen.record("\(message)")
+        func log(event: LogEvent) {
+            screen.record("\(event.message)")
         }
     }
 
     /// The client the article builds.
-    func makeClient(logger: Logger = APIConfiguration.silentLogger) -> APIClient {
+    /// A logger that prints nothing (the tests that read the transcript pass their own).
+    static let quiet: Logger = {
+        var logger = Logger(label: "quiet")
+        logger.logLevel = .critical
+        return logger
+    }()
+
+    func makeClient(logger: Logger = Self.quiet) -> APIClient {
         var configuration = APIConfiguration(baseURL: URL(string: "https://api.example.com")!,
                                              timeout: .seconds(30), maxResponseSize: 50 * 1024 * 1024)
         configuration.defaultHeaders[HTTPField.Name("App-Version")!] = device.appVersion
@@ -105,7 +111,7 @@ struct SignedParameterAPIsTests {
         configuration.logger = logger                                           // where the request log goes
 
         let client = APIClient(configuration: configuration, transport: transport, middleware: [
-            LoggingMiddleware(level: .info, style: .verbose),
+            LoggingMiddleware(style: .verbose),
             RetryMiddleware(),
             BaseParametersMiddleware(placement: .query) {
                 [URLQueryItem(name: "os", value: "iOS"),
@@ -125,7 +131,9 @@ struct SignedParameterAPIsTests {
     /// The signature the server computes: every query parameter but `pub_sign`, sorted by key,
     /// `k=v` joined with `&`, `&key=<secret>`, MD5, upper-case hex.
     func expectedSignature(of request: RecordedRequest) -> String {
-        let parameters = request.queryItems.filter { $0.name != "pub_sign" }.map { ($0.name, $0.value ?? "") }
+        var parameters = request.queryItems.filter { $0.name != "pub_sign" }.map { ($0.name, $0.value ?? "") }
+        // The parameters of a JSON body count too: the seed signs every parameter it sends.
+        if let body = try? request.decodedBody([String: String].self) { parameters += body.map { ($0.key, $0.value) } }
         return MD5ParameterSignature(secret: appSecret).signature(for: parameters)
     }
 
@@ -153,7 +161,7 @@ struct SignedParameterAPIsTests {
         #expect(signedIn.headers[HTTPField.Name("pub_ticket")!] == "ticket-secret")
     }
 
-    @Test("a POST with a JSON body: base parameters and signature in the query, body as sent")
+    @Test("a POST with a JSON body: base parameters and signature in the query, the body's members signed too")
     func login() async throws {
         transport.on(.post, "/auth/login", .json(LoginResponse(success: true, message: nil)))
         let client = makeClient()
@@ -166,6 +174,10 @@ struct SignedParameterAPIsTests {
         #expect(try sent.decodedBody([String: String].self) == ["username": "ada", "password": "secret"])
         #expect(sent.queryItems.last?.name == "pub_sign")
         #expect(sent.queryItems.last?.value == expectedSignature(of: sent))
+        // The server's check, by hand: the password is inside the signature.
+        let query = sent.queryItems.filter { $0.name != "pub_sign" }.map { ($0.name, $0.value ?? "") }
+        #expect(sent.queryItems.last?.value != MD5ParameterSignature(secret: appSecret).signature(for: query))
+        #expect(sent.queryItems.last?.value == MD5ParameterSignature(secret: appSecret).signature(for: query + [("password", "secret"), ("username", "ada")]))
     }
 
     @Test("includeBaseParameters: false leaves them out (and the signature covers what is sent)")
@@ -196,32 +208,74 @@ struct SignedParameterAPIsTests {
         #expect(sent.headers[HTTPField.Name("pub_ticket")!] == "t-1")
     }
 
-    @Test("the error enum and URLError catches → APIError")
+    @Test("the error enum and URLError catches → CourierAPIError and networkFailure: each answer gets the seed's alert")
     func errors() async throws {
         let client = makeClient()
-        for answer in [StubResponse.status(500, message: "maintenance"), .failure(TransportError(.timeout, "no answer"))] {
+        let answers: [StubResponse] = [
+            .status(500, message: "maintenance"),
+            .failure(URLError(.notConnectedToInternet)),          // what URLSession reports offline
+            .failure(TransportError(.timeout, "no answer")),
+            .failure(URLError(.cannotFindHost)),
+        ]
+        for answer in answers {
             transport.reset()
             transport.on(.get, "/client/config", answer)
 
             do {
                 let config = try await client.send(ConfigRequest())
                 show(config)
-            } catch let error as APIError {
-                if let status = error.statusCode {
-                    showAlert("Server error \(status): \(error.description)")
-                } else {
-                    showAlert(error.description)          // timeout, no connection, an undecodable body…
+            } catch let error as CourierAPIError {        // Courier's: see "Your own APIError enum" below
+                switch error.networkFailure {
+                case .offline?: showAlert("No network connection")
+                case .timedOut?: showAlert("Request timed out")
+                case .some(let failure): showAlert("Network error: \(failure)")
+                case nil:
+                    if let status = error.statusCode {
+                        showAlert("Server error \(status): \(error.description)")
+                    } else {
+                        showAlert(error.description)      // an undecodable body, an invalid URL…
+                    }
                 }
             } catch is CancellationError {
                 // the task was cancelled: nothing to show
             }
         }
 
-        #expect(screen.events.count == 2)
+        #expect(screen.events.count == 4)
         #expect(screen.events.first?.hasPrefix("alert: Server error 500: ") == true)
         #expect(screen.events.first?.contains("maintenance") == true)
-        #expect(screen.events.last?.hasPrefix("alert: ") == true)
-        #expect(screen.events.last?.hasPrefix("alert: Server error") == false)
+        #expect(Array(screen.events.dropFirst()) == ["alert: No network connection", "alert: Request timed out", "alert: Network error: host not found"])
+    }
+
+    /// The seed's own error enum, kept while porting: inside this scope `APIError` means it,
+    /// as it would in the app's module.
+    enum KeptSeedTypes {
+        enum APIError: Error, Equatable {
+            case invalidURL, noData, timeout, unknown(String)
+        }
+
+        /// The seed's `catch`, unchanged: which branch runs for a Courier failure.
+        static func seedCatch(_ operation: () async throws -> Void) async -> String {
+            do {
+                try await operation()
+                return "success"
+            } catch let error as APIError {
+                return "seed enum: \(error)"
+            } catch let error as CourierAPIError {
+                return "Courier: \(error.kind)"
+            } catch {
+                return "other"
+            }
+        }
+    }
+
+    @Test("a kept seed enum APIError hides Courier's: `catch as APIError` never runs for Courier's errors; CourierAPIError does")
+    func keptSeedEnumDoesNotCatchCourierErrors() async throws {
+        let client = makeClient()
+        transport.on(.get, "/client/config", .status(500))
+        let branch = await KeptSeedTypes.seedCatch { _ = try await client.send(ConfigRequest()) }
+        #expect(branch == "Courier: HTTP error")
+        #expect(CourierAPIError.self == Courier.APIError.self)
     }
 
     @Test("requestWithRetry → RetryMiddleware: GETs are retried and signed afresh, POSTs are not retried")

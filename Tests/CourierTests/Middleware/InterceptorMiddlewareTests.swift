@@ -97,6 +97,45 @@ import Testing
         #expect(stub.requests.map { $0.headers[Self.tag] } == ["content", "users", "all", "regex", "all"])
     }
 
+    @Test("selection: .everyMatch is Snowdrop's rule: both overlapping blocks run, in the order added; the general one only when none matched")
+    func everyMatchRunsEveryMatchingClosure() async throws {
+        let stub = StubTransport()
+        stub.on(nil, "/**", .text("ok"))
+        let seen = Locked<[String]>([])
+        func appending(_ name: String) -> InterceptorMiddleware.BeforeSend {
+            { request, _ in
+                seen.withLock { $0.append(name) }
+                var request = request
+                request.headerFields.append(HTTPField(name: Self.tag, value: name))
+                return request
+            }
+        }
+        // The seed's way: a block for a path and one for a wider pattern, plus a general block.
+        var interceptors = InterceptorMiddleware(selection: .everyMatch)
+        interceptors.beforeSend(appending("all"))
+        try interceptors.beforeSend(for: .regex(matchingWholePath: "my/path/[0-9]{1,}/content"), appending("content"))
+        try interceptors.beforeSend(for: .regex(matchingAnywhereInURL: "my/path"), appending("anywhere"))
+        let responses = Locked(0)
+        interceptors.onResponse(for: "/my/**") { response, body, _ in responses.withLock { $0 += 1 }; return (response, body) }
+        interceptors.onResponse(for: "/my/path/{id}/content") { response, body, _ in responses.withLock { $0 += 10 }; return (response, body) }
+        let client = F.client(stub, [interceptors])
+
+        _ = try await client.send(F.text(.get, "/my/path/42/content"))
+        #expect(stub.requests.last?.headers[values: Self.tag] == ["content", "anywhere"])
+        #expect(responses.current == 11)
+        _ = try await client.send(F.text(.get, "/other"))
+        #expect(stub.requests.last?.headers[values: Self.tag] == ["all"])
+        #expect(seen.current == ["content", "anywhere", "all"])
+
+        // The default keeps one: the most specific.
+        var single = InterceptorMiddleware()
+        single.beforeSend(appending("all"))
+        try single.beforeSend(for: .regex(matchingWholePath: "my/path/[0-9]{1,}/content"), appending("content"))
+        try single.beforeSend(for: .regex(matchingAnywhereInURL: "my/path"), appending("anywhere"))
+        _ = try await F.client(stub, [single]).send(F.text(.get, "/my/path/42/content"))
+        #expect(stub.requests.last?.headers[values: Self.tag] == ["content"])
+    }
+
     @Test("a string literal in regular-expression syntax, as Snowdrop's docs write it, matches as one (over the whole path), never as a literal that matches nothing")
     func regexSyntaxInALiteral() async throws {
         let stub = StubTransport()

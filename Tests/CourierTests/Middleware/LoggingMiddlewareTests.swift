@@ -113,7 +113,8 @@ import Testing
         _ = try await client.send(F.text(.get, "/users/1"))
         let lines = handler.entries.filter { $0.level == .info }
         #expect(lines.map { $0.metadata["courier.cache"].map { "\($0)" } } == ["miss", "hit"])
-        #expect("\(lines.last?.message ?? "")".contains("cache hit"))
+        let lastLine = "\(lines.last?.message ?? "")"
+        #expect(lastLine.contains("cache hit"))
     }
 
     @Test func redactsSecretsInHeadersAndQueriesAtDebug() async throws {
@@ -229,5 +230,42 @@ import Testing
         let client = F.client(stub, [LoggingMiddleware(logger: logger)])
         _ = try await client.send(F.text(.get, "/x"))
         #expect(handler.entries.isEmpty)
+    }
+
+    @Test("LoggingMiddleware(style: .verbose), nothing else set: the transcript reaches the task's logger at .info; the client alone stays silent")
+    func verboseWithNoSettingIsSeen() async throws {
+        let (appLogger, handler) = logger(.info)               // swift-log's usual level
+        let stub = StubTransport()
+        stub.on(.get, "/client/config", .json(#"{"success":true}"#))
+        // The seed's way: the middleware, no level, no configuration.logger.
+        let verbose = F.client(stub, [LoggingMiddleware(style: .verbose)])
+        _ = try await withLogger(appLogger) { _ in try await verbose.send(F.text(.get, "/client/config")) }
+        let text = allText(handler)
+        #expect(handler.entries.count == 1)
+        #expect(handler.entries.first?.level == .info)
+        #expect(text.contains("🚀 API Request: GET https://api.example.com/v1/client/config"))
+        #expect(text.contains("✅ API Response: 200 OK"))
+
+        // A library's defaults stay quiet: no middleware, nothing; the standard line is at debug.
+        let silent = F.client(stub, [])
+        let standard = F.client(stub, [LoggingMiddleware()])
+        let before = handler.entries.count
+        _ = try await withLogger(appLogger) { _ in try await silent.send(F.text(.get, "/client/config")) }
+        _ = try await withLogger(appLogger) { _ in try await standard.send(F.text(.get, "/client/config")) }
+        #expect(handler.entries.count == before)
+    }
+
+    @Test("a client logger that is set wins over the task's logger")
+    func configuredLoggerWins() async throws {
+        let (clientLogger, clientHandler) = logger(.info)
+        let (appLogger, appHandler) = logger(.info)
+        let stub = StubTransport()
+        stub.on(.get, "/x", .text("ok"))
+        var configuration = APIConfiguration(baseURL: F.baseURL)
+        configuration.logger = clientLogger
+        let client = APIClient(configuration: configuration, transport: stub, middleware: [LoggingMiddleware(style: .verbose)])
+        _ = try await withLogger(appLogger) { _ in try await client.send(F.text(.get, "/x")) }
+        #expect(clientHandler.entries.count == 1)
+        #expect(appHandler.entries.isEmpty)
     }
 }

@@ -166,4 +166,38 @@ struct ProtocolRequestsTests {
         #expect(liveTransport.requests.count == 1)                                   // the replay never reached the API
         #expect(try !String(contentsOf: cassette, encoding: .utf8).contains("key-0123456789"))   // the key is redacted
     }
+
+    /// The seed's spelling of a request with a body: `var body: Data?`, JSON bytes the caller
+    /// encoded, no header of its own.
+    struct CreateUserRequest: APIRequest {
+        typealias Response = Data
+        let name: String
+        var path: RequestPath { "/v1/users" }
+        var method: HTTPRequest.Method { .post }
+        var body: Data? { try? JSONEncoder().encode(["name": name]) }
+    }
+
+    @Test("a Data body never goes out untyped: application/octet-stream by default, the configuration's raw-body type when a port sets it, the request's own first")
+    func dataBodyHasAContentType() async throws {
+        let stub = StubTransport()
+        stub.on(.post, "/v1/users", .status(201))
+        let plain = APIClient(configuration: APIConfiguration(baseURL: URL(string: "https://api.example.com")!), transport: stub)
+        _ = try await plain.send(CreateUserRequest(name: "ada"))
+        #expect(stub.requests.last?.headers[.contentType] == "application/octet-stream")
+
+        // The seed's server reads JSON: the port says so once, for every raw body.
+        var configuration = APIConfiguration(baseURL: URL(string: "https://api.example.com")!)
+        configuration.rawBodyContentType = "application/json"
+        let json = APIClient(configuration: configuration, transport: stub)
+        _ = try await json.send(CreateUserRequest(name: "ada"))
+        #expect(stub.requests.last?.headers[.contentType] == "application/json")
+        #expect(stub.requests.last?.bodyText == #"{"name":"ada"}"#)
+
+        // A type the request or the defaults declare wins; `nil` sends none, as asked.
+        _ = try await json.send(Request<Data>(method: .post, path: "/v1/users", headers: [.contentType: "text/csv"], body: .stream(.init(Data("a,b".utf8)))))
+        #expect(stub.requests.last?.headers[.contentType] == "text/csv")
+        configuration.rawBodyContentType = nil
+        _ = try await APIClient(configuration: configuration, transport: stub).send(CreateUserRequest(name: "ada"))
+        #expect(stub.requests.last?.headers[.contentType] == nil)
+    }
 }

@@ -22,12 +22,29 @@ import OpenAPIRuntime
 /// Path patterns and ``PathMatcher/regex(matchingWholePath:)`` match the request's whole
 /// *path* (never the query or the host), either as sent (`/v1/users/7`) or relative to the base
 /// URL's path (`/users/7`); ``PathMatcher/regex(matchingAnywhereInURL:)`` searches the full URL,
-/// as Snowdrop does. For each request and
-/// each kind of closure, only one runs: the most specific matching path closure if there is
-/// one (the pattern with the most literal segments, then the longest; the latest added on a
-/// tie), the closure for all requests otherwise — as in Snowdrop, a specific block replaces
-/// the general one.
+/// as Snowdrop does.
+///
+/// Which closures run is the ``Selection``: by default (``Selection/mostSpecific``), for each
+/// request and each kind of closure only one runs — the most specific matching path closure if
+/// there is one (the pattern with the most literal segments, then the longest; the latest added
+/// on a tie), the closure for all requests otherwise. ``Selection/everyMatch`` is Snowdrop's
+/// rule: every matching path closure runs, in the order added, and the closures for all
+/// requests only when none matched — use it when porting Snowdrop interceptors, whose
+/// overlapping blocks all ran.
 public struct InterceptorMiddleware: Middleware {
+    /// Which of the closures that match a request run.
+    public struct Selection: Sendable, Hashable {
+        fileprivate enum Kind: Hashable { case mostSpecific, everyMatch }
+        fileprivate let kind: Kind
+        /// One closure of each kind per request: the most specific matching path closure, else
+        /// the (latest) closure for all requests.
+        public static let mostSpecific = Selection(kind: .mostSpecific)
+        /// Snowdrop's rule: every matching path closure, in the order added (each before-send
+        /// closure gets the request the previous one returned, each on-response closure the
+        /// response); the closures for all requests, in order, only when no path closure matched.
+        public static let everyMatch = Selection(kind: .everyMatch)
+    }
+
     /// Changes a request before it is sent.
     public typealias BeforeSend = @Sendable (HTTPRequest, RequestContext) async throws -> HTTPRequest
     /// Looks at or replaces a response (its body streams: read it only if you replace it).
@@ -187,8 +204,15 @@ public struct InterceptorMiddleware: Middleware {
     /// The first matcher added that does not compile (``InvalidPattern``).
     private var invalidPattern: InvalidPattern?
 
+    /// Which matching closures run.
+    public let selection: Selection
+
     /// Creates a middleware with no closures; add them with ``beforeSend(for:_:)`` and ``onResponse(for:_:)``.
-    public init() {}
+    /// - Parameter selection: which matching closures run: ``Selection/mostSpecific`` (the
+    ///   default) or Snowdrop's ``Selection/everyMatch``.
+    public init(selection: Selection = .mostSpecific) {
+        self.selection = selection
+    }
 
     /// Runs `closure` on requests whose path matches `matcher` (all requests when `nil`) before they are sent.
     public mutating func beforeSend(for matcher: PathMatcher? = nil, _ closure: @escaping BeforeSend) {
@@ -239,12 +263,14 @@ public struct InterceptorMiddleware: Middleware {
         let paths = Self.candidatePaths(request, baseURL: context.baseURL)
         let url = request.urlString
         var request = request
-        if let before = Self.select(beforeSends, paths: paths, url: url) {
+        for before in select(beforeSends, paths: paths, url: url) {
             request = try await before(request, context)
         }
-        let (response, responseBody) = try await next(request, body, context)
-        guard let after = Self.select(onResponses, paths: paths, url: url) else { return (response, responseBody) }
-        return try await after(response, responseBody, context)
+        var (response, responseBody) = try await next(request, body, context)
+        for after in select(onResponses, paths: paths, url: url) {
+            (response, responseBody) = try await after(response, responseBody, context)
+        }
+        return (response, responseBody)
     }
 
     private static func candidatePaths(_ request: HTTPRequest, baseURL: URL) -> [String] {
@@ -256,13 +282,20 @@ public struct InterceptorMiddleware: Middleware {
         return rest.isEmpty ? [path, "/"] : (rest.hasPrefix("/") ? [path, String(rest)] : [path])
     }
 
-    private static func select<Closure>(_ entries: [Entry<Closure>], paths: [String], url: String) -> Closure? {
+    /// The closures of `entries` that run for this request, in the order they run.
+    private func select<Closure>(_ entries: [Entry<Closure>], paths: [String], url: String) -> [Closure] {
+        guard !entries.isEmpty else { return [] }
+        if selection == .everyMatch {
+            let matching = entries.filter { $0.matcher?.matches(paths: paths, url: url) == true }
+            return (matching.isEmpty ? entries.filter { $0.matcher == nil } : matching).map(\.closure)
+        }
         var best: Entry<Closure>?
         for entry in entries {
             guard let matcher = entry.matcher, matcher.matches(paths: paths, url: url) else { continue }
             if let current = best?.matcher, current.specificity > matcher.specificity { continue }
             best = entry
         }
-        return best?.closure ?? entries.last { $0.matcher == nil }?.closure
+        guard let chosen = best?.closure ?? entries.last(where: { $0.matcher == nil })?.closure else { return [] }
+        return [chosen]
     }
 }

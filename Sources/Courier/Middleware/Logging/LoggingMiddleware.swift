@@ -34,7 +34,10 @@ import OpenAPIRuntime
 /// ``Redaction/sensitiveHeaders``, any header or query item whose name looks secret (`token`,
 /// `password`, `signature`, `api_key`…) and the names you configure are replaced by
 /// `<redacted>`, and so are JSON members and form fields of logged bodies whose names look
-/// secret or are configured (`"password": "<redacted>"`). The logger defaults to the context's (``APIConfiguration/logger``).
+/// secret or are configured (`"password": "<redacted>"`). The logger defaults to the client's
+/// (``APIConfiguration/logger``); while that is the silent default, to the task's or the
+/// process's (see ``init(logger:level:style:redactedHeaders:redactedQueryItems:maxBodyBytes:)``),
+/// so `LoggingMiddleware(style: .verbose)` prints its transcript with no other setting.
 public struct LoggingMiddleware: Middleware {
     /// How much is logged at the summary level.
     public struct Style: Sendable, Hashable {
@@ -59,18 +62,25 @@ public struct LoggingMiddleware: Middleware {
 
     /// Creates the middleware.
     /// - Parameters:
-    ///   - logger: where to log; `nil` uses the client's logger from the context.
-    ///   - level: the level of the one-line summary (and of the verbose transcript).
+    ///   - logger: where to log; `nil` uses the client's logger from the context
+    ///     (``APIConfiguration/logger``) — or, while that is Courier's silent default, the task's
+    ///     logger (`Logger.current`, bound with swift-log's `withLogger`), else a logger named
+    ///     `courier` from the process's logging system (swift-log's console handler at `.info`
+    ///     unless the app bootstrapped another).
+    ///   - level: the level of the one-line summary (and of the verbose transcript); `nil` means
+    ///     `.debug` for ``Style/standard`` (silent under a logger at swift-log's usual `.info`,
+    ///     as a library's lines should be) and `.info` for ``Style/verbose`` (a transcript you
+    ///     asked for is meant to be read).
     ///   - style: ``Style/standard`` or ``Style/verbose``.
     ///   - redactedHeaders: more header names to redact (API keys, signatures).
     ///   - redactedQueryItems: more query parameter names to redact.
     ///   - maxBodyBytes: how much of a body to show (default 1 KiB).
     public init(
-        logger: Logger? = nil, level: Logger.Level = .debug, style: Style = .standard,
+        logger: Logger? = nil, level: Logger.Level? = nil, style: Style = .standard,
         redactedHeaders: Set<String> = [], redactedQueryItems: Set<String> = [], maxBodyBytes: Int = 1024
     ) {
         self.logger = logger
-        self.level = level
+        self.level = level ?? (style == .verbose ? .info : .debug)
         self.style = style
         self.redactedHeaders = Set(redactedHeaders.compactMap { HTTPField.Name($0) })
         self.redactedQueryItems = redactedQueryItems
@@ -78,11 +88,24 @@ public struct LoggingMiddleware: Middleware {
         self.maxBodyBytes = max(0, maxBodyBytes)
     }
 
+    /// Where a middleware created without a logger logs: the client's logger, unless it is the
+    /// silent default — then the task's logger when one is bound, else a `courier` logger from
+    /// the process's logging system. A middleware you added is a request to see its lines: with
+    /// the silent default they would go nowhere, which is how a port of an app's request logger
+    /// printed nothing. The client itself (no `LoggingMiddleware`) stays silent.
+    package static func logger(for context: RequestContext) -> Logger {
+        let client = context.logger
+        guard client.handler is SwiftLogNoOpLogHandler else { return client }
+        let task = Logger.current
+        // swift-log's unbound task-local logger has an empty label.
+        return task.label.isEmpty ? Logger(label: "courier") : task
+    }
+
     /// Sends the request on and logs the exchange when its response body ends (or at once on failure).
     public func intercept(
         _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: HTTPHandler
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        let logger = self.logger ?? context.logger
+        let logger = self.logger ?? Self.logger(for: context)
         let verbose = style == .verbose && logger.logLevel <= level
         let debug = logger.logLevel <= .debug
         guard verbose || debug || logger.logLevel <= level else { return try await next(request, body, context) }

@@ -152,9 +152,9 @@ public struct BaseParametersMiddleware: Middleware {
     /// The body with the parameters merged in, or `nil` when the body is not a form or JSON
     /// object held in memory.
     private static func merge(_ items: [URLQueryItem], into body: HTTPBody?, request: inout HTTPRequest) async throws -> HTTPBody? {
-        guard let body, let contentType = request.headerFields[.contentType]?.lowercased() else { return nil }
-        let isForm = contentType.hasPrefix("application/x-www-form-urlencoded")
-        let isJSON = contentType.hasPrefix("application/json") || contentType.contains("+json")
+        guard let body, let contentType = request.headerFields[.contentType].flatMap(MediaType.init) else { return nil }
+        let isForm = contentType.essence == "application/x-www-form-urlencoded"
+        let isJSON = contentType.isJSON
         guard isForm || isJSON, let data = try await BodyReading.replayableBytes(body, limit: 4 * 1024 * 1024) else { return nil }
         let merged: Data
         if isForm {
