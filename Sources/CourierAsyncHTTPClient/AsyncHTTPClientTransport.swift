@@ -261,8 +261,7 @@ public struct AsyncHTTPClientTransport: Transport {
     /// here) and handed on as one in-memory chunk, also left in the client's
     /// `WholeResponseBody` so that it collects the bytes without iterating the body. Streamed
     /// through `HTTPBody` instead, every chunk and the end would each be an async call through
-    /// its type-erased iterator and the transport's (≈ 5,000 instructions per request,
-    /// callgrind). A server that sends more than it announced is refused.
+    /// its type-erased iterator and the transport's (see BENCHMARKS.md). A server that sends more than it announced is refused.
     ///
     /// The bytes go straight from the `ByteBuffer`s into the `Data` the client returns: one copy
     /// (into `[UInt8]` first, then into `Data`, was two).

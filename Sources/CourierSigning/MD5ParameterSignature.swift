@@ -160,7 +160,7 @@ public struct MD5ParameterSignature: Sendable {
         if case .query = placement.kind {
             // A stale signature in the target (a next-page link that echoes the query) is
             // replaced, not sent beside the new one.
-            MiddlewareSupport.removeQueryItems(named: parameterName, from: &request)
+            RequestTarget.removeQueryItems(named: parameterName, from: &request)
         }
         let value = signature(for: parameters(of: request, body: body))
         switch placement.kind {

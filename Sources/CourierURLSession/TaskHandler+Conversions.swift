@@ -18,8 +18,8 @@ extension TaskHandler {
         for (key, value) in all {
             // FoundationNetworking builds this dictionary from `[String: String]` at each read,
             // so every key is a String: `key.base as? String` opens the box and checks one type,
-            // while `key as? String` goes through AnyHashable's own downcast (~700 instructions
-            // more per header, callgrind). On Apple platforms the keys come from a bridged
+            // while `key as? String` goes through AnyHashable's own, far slower downcast, for
+            // every header. On Apple platforms the keys come from a bridged
             // `NSDictionary`, and a cast from `Any` to `String` bridges an `NSString` too.
             guard let key = key.base as? String, let name = HTTPField.Name(key) else { continue }
             // The values are Strings: a cast is cheap, while "\(value)" formats an `Any`

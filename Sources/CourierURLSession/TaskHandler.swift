@@ -76,8 +76,7 @@ final class TaskHandler: Sendable {
     }
 
     /// The handler's state, behind one lock. One `Locked` per handler: each costs an
-    /// allocation, a mutex and a lookup of its generic class's metadata (≈ 1,000 instructions
-    /// with its release, callgrind), and there were three.
+    /// allocation, a mutex and a lookup of its generic class's metadata, and there were three.
     private let box: Locked<Box>
     private let task: URLSessionTask
     /// Ends the task at its deadline.

@@ -96,8 +96,7 @@ public final class URLSessionTransport: Transport {
         #if canImport(FoundationNetworking)
         // FoundationNetworking, when its configuration accepts cookies, parses every header line
         // of every response for them — each through two of Foundation's `trimmingCharacters`,
-        // ≈ 150,000 instructions per response of six fields (callgrind), about 15 % of a small
-        // request's cost — although the line is a `Set-Cookie` in a few responses at most. The
+        // a large share of a small request's cost (BENCHMARKS.md) — although the line is a `Set-Cookie` in a few responses at most. The
         // session is told to accept none, and the transport stores the `Set-Cookie` fields it
         // finds in the head in the same storage, as FoundationNetworking would have: cookies
         // keep working, and a response without one costs nothing.
@@ -186,7 +185,7 @@ public final class URLSessionTransport: Transport {
         }
         var urlRequest = URLRequest(url: url)
         // GET is a new URLRequest's method; setting it anyway copies FoundationNetworking's
-        // request storage (~4,000 instructions, callgrind).
+        // request storage.
         if request.method != .get { urlRequest.httpMethod = request.method.rawValue }
         if context.usesCookieJar { urlRequest.httpShouldHandleCookies = false }   // the client's CookieJar alone decides (see session(for:))
         // The session's own timer is a backstop; the transport's DeadlineWatch enforces the exact
@@ -206,8 +205,8 @@ public final class URLSessionTransport: Transport {
     /// `fields` has no field of that name.
     ///
     /// One dictionary assigned at once: `addValue(_:forHTTPHeaderField:)` searches the fields
-    /// already set, case-insensitively, for every header (~10,000 instructions per header on
-    /// Linux, measured with callgrind). Repeated names are joined under the name as first
+    /// already set, case-insensitively, for every header (quadratic in the fields, and slow per
+    /// comparison on Linux). Repeated names are joined under the name as first
     /// written, with ", " as `addValue` does — except `Cookie`, whose pairs are joined with "; "
     /// (RFC 6265 §5.4): swift-http-types splits a `Cookie` value into one field per cookie, and
     /// ", " would glue them into one cookie's value.

@@ -59,7 +59,7 @@ package enum BodyReading {
     /// The bytes a transport left in `whole` for `body` (see ``WholeResponseBody``), under
     /// `limit`; `nil` when it left none, and the body must be read with
     /// ``collect(_:head:limit:summary:whole:)``. Not async: a body held whole is taken without
-    /// the async call and its task frame (≈ 400 instructions a request, callgrind).
+    /// the async call and its task frame.
     package static func takeWhole(_ body: HTTPBody?, limit: Int, summary: RequestSummary, whole: WholeResponseBody?) throws -> Data? {
         guard let body, let bytes = whole?.take(for: body) else { return nil }
         if bytes.count > limit { throw APIError.resourceTooLarge(request: summary, limit: limit) }
@@ -109,8 +109,8 @@ package enum BodyReading {
     /// Whether a body is known to be over once its first chunk of `count` bytes was read: an
     /// in-memory body (one that can be read again: `HTTPBody(data)`, a transport's collected
     /// answer, a cache hit) whose declared length that chunk fills. Asking such a body for its
-    /// end is one more async call through `HTTPBody`'s type-erased iterator (≈ 2,000
-    /// instructions, callgrind) that can only return `nil`. A single-pass body is always read
+    /// end is one more async call through `HTTPBody`'s type-erased iterator that can only
+    /// return `nil`. A single-pass body is always read
     /// to its end: a streaming transport learns there that the exchange is over and can reuse
     /// the connection.
     package static func isWhole(_ body: HTTPBody, afterFirstChunkOf count: Int) -> Bool {

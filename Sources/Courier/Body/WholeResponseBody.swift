@@ -3,8 +3,7 @@ import OpenAPIRuntime
 
 /// Where a transport that already holds a response body whole in memory leaves those bytes for
 /// the client, beside the `HTTPBody` it returns: collecting the body then takes no trip through
-/// `HTTPBody`'s type-erased async iterator (its iterator, closures and async calls cost
-/// ≈ 3,000 instructions per request, callgrind).
+/// `HTTPBody`'s type-erased async iterator, its closures and its async calls.
 ///
 /// The client offers one in ``RequestContext/wholeResponseBody`` when it collects the body
 /// (`send`, `data(for:)`, `response(for:)`). The bytes are taken only for the very `HTTPBody`

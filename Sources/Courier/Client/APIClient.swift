@@ -207,7 +207,7 @@ public final class APIClient: Sendable {
         var head: HTTPResponse
         var body: Data
         /// The request as it was prepared, moved here whole: copying its summary out of it
-        /// retained four strings and released them again with it (≈ 215 instructions, callgrind).
+        /// retained four strings and released them again with it.
         /// Its request body, sent by now, is released with the exchange, after the response is
         /// decoded rather than before (clearing it here copied the whole value: ≈ 450).
         /// Nothing reads it again.
@@ -239,7 +239,7 @@ public final class APIClient: Sendable {
         let responseBodyLimit = collectsResponseBody ? maxResponseSize : (limitsWholeBody ? options.maxResponseSize : nil)
         // `options` is not read after this line: `consume` moves it into the context instead of
         // copying it (a copy retains each of its references, then the local releases them;
-        // without the `consume` the optimizer copied it: ≈ 250 instructions, callgrind).
+        // without the `consume` the optimizer copied it).
         let context = RequestContext(
             operationName: name, baseURL: configuration.baseURL, options: consume options, timeout: timeout,
             maxResponseSize: maxResponseSize, logger: configuration.logger, targetsBaseOrigin: prepared.targetsBaseOrigin,
@@ -317,8 +317,7 @@ public final class APIClient: Sendable {
     /// The request type's name, the operation name when the options give none.
     private static func typeName<R: APIRequest>(of request: R) -> String {
         // `_typeName(_:qualified: false)` is what `String(describing:)` prints for a type, without
-        // the three dynamic protocol-conformance casts `String(describing:)` tries first
-        // (~3,000 instructions per request, measured with callgrind).
+        // the three dynamic protocol-conformance casts `String(describing:)` tries first.
         _typeName(R.self, qualified: false)
     }
 
@@ -329,7 +328,7 @@ public final class APIClient: Sendable {
     }
 
     static func httpError(_ head: HTTPResponse, body: Data, summary: RequestSummary) -> APIError {
-        .httpError(statusCode: head.status.code, message: ErrorMessage.extract(from: body, head: head) ?? head.status.reasonPhrase,
+        .httpError(statusCode: head.status.code, message: ResponseErrorMessage.extract(from: body, head: head) ?? head.status.reasonPhrase,
                    response: head, body: body, request: summary)
     }
 

@@ -19,7 +19,7 @@ struct RedirectFollower: Sendable {
 
     /// ``send(_:body:context:)`` with the final answer's status code, read once for the
     /// redirect check and handed on for the client's status check (`HTTPResponse.status` builds
-    /// the whole status at each read: ≈ 130 instructions, callgrind).
+    /// the whole status at each read).
     @inline(__always)
     func sendReadingStatus(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?, Int) {
         // The last stop before the wire, after every middleware: framing is the transport's.

@@ -32,9 +32,8 @@ package enum CookieDate {
 
     /// IMF-fixdate, `Sun, 06 Nov 1994 08:49:37 GMT` (RFC 9110 §5.6.7): the one shape HTTP
     /// servers send in `Date`, `Expires` and `Last-Modified`, and most `Set-Cookie` `Expires`,
-    /// read by position. The algorithm above reads it too, token by token, for ≈ 5,000
-    /// instructions a date (callgrind; an HTTP cache reads `Date` at least twice per
-    /// revalidation); this reads it in a few hundred. `nil` for any other shape or an invalid
+    /// read by position. The algorithm above reads it too, token by token, at many times the
+    /// cost (an HTTP cache reads `Date` at least twice per revalidation). `nil` for any other shape or an invalid
     /// date, which the token-by-token algorithm then reads or refuses.
     private static func imfFixdate(_ bytes: UnsafeBufferPointer<UInt8>) -> Date? {
         guard bytes.count == 29, bytes[3] == UInt8(ascii: ","), bytes[4] == 0x20, bytes[7] == 0x20, bytes[11] == 0x20,

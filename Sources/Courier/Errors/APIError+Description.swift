@@ -34,7 +34,7 @@ extension APIError: CustomStringConvertible, LocalizedError {
         case .none:
             break
         }
-        let cause = underlyingError.map { ": \(Self.bounded(ErrorText.describe($0), to: 1_000))" } ?? (message.map { ": \($0)" } ?? "")
+        let cause = underlyingError.map { ": \(Self.bounded(UnderlyingErrorText.describe($0), to: 1_000))" } ?? (message.map { ": \($0)" } ?? "")
         switch kind {
         case .encodingFailed: return "Could not encode\(request.map { " \($0)" } ?? " the request")\(cause)"
         case .network: return "Network failure\(target)\(cause)"

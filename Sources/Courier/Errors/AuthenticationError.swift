@@ -30,5 +30,5 @@ public struct AuthenticationError: Error, Sendable, CustomStringConvertible {
 
     /// The kind and the provider's error, on one line (a `URLError` without its failing URL,
     /// see ``TransportError``).
-    public var description: String { "\(kind): \(ErrorText.describe(underlying))" }
+    public var description: String { "\(kind): \(UnderlyingErrorText.describe(underlying))" }
 }

@@ -20,8 +20,7 @@ public struct RequestSummary: Sendable, Hashable, CustomStringConvertible {
 
     /// The URL in two parts, `scheme://authority` (or empty) and the rest, joined when ``url``
     /// is read. Every request gets a summary and most are never read (they are for errors and
-    /// logs): joining them up front was one string allocation and copy per request (≈ 600
-    /// instructions, callgrind).
+    /// logs): joining them up front was one string allocation and copy per request.
     private var origin: String
     private var target: String
 

@@ -66,6 +66,6 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
     /// request's query — secret values included — and this text reaches logs and traces.
     public var description: String {
         guard let underlying else { return "\(kind): \(message)" }
-        return "\(kind): \(message) (\(ErrorText.describe(underlying)))"
+        return "\(kind): \(message) (\(UnderlyingErrorText.describe(underlying)))"
     }
 }

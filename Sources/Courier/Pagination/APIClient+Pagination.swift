@@ -212,7 +212,7 @@ extension APIClient {
             // builder adds the configuration's again, so they are not sent twice (the request
             // keeps ``RequestOptions/includeBaseParameters``, which middleware such as
             // ``BaseParametersMiddleware`` read too).
-            following.path = RequestPath(verbatim: MiddlewareSupport.removingQueryItems(named: echoed, from: target.absoluteString))
+            following.path = RequestPath(verbatim: RequestTarget.removingQueryItems(named: echoed, from: target.absoluteString))
             following.pathParameters = [:]
             following.query = []
             return following

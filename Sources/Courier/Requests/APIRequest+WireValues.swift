@@ -10,7 +10,7 @@ import HTTPTypes
 /// or refused, never silently replaced by Courier's default. The declared types (the protocol's
 /// defaults) are recognised by comparing metatypes, a pointer comparison: the client's generic
 /// code is not specialized for the caller's request type, so an `as?` there is a runtime cast
-/// (≈ 100 instructions each for the method and the headers, callgrind). There the metatypes are equal, so `unsafeBitCast`
+/// for the method and another for the headers. There the metatypes are equal, so `unsafeBitCast`
 /// is the identity. The other types go through the casts.
 extension APIRequest {
     /// The HTTP method.

@@ -111,7 +111,7 @@ public protocol APIRequest<Response>: Sendable {
     ///
     /// It is a requirement only so that each request type gets the implementation compiled
     /// for its own `Body`: read through the client's generic code, `body`'s type was looked up
-    /// in the runtime's metadata cache for every request (≈ 450 instructions, callgrind), even
+    /// in the runtime's metadata cache for every request, even
     /// for the usual `RequestBody?` that is `nil`.
     func _wireBody() throws -> RequestBody?
 

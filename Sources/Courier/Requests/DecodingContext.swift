@@ -32,8 +32,8 @@ public struct DecodingContext: Sendable {
 
     /// An empty body as a `T` that can be `nil` (an optional): `nil`. Apart from
     /// ``decodeJSON(_:from:)`` and never inlined there: the cast needs `Optional<T>`'s metadata,
-    /// which the runtime looked up on that function's entry, for every decode (≈ 500
-    /// instructions, callgrind), not only for an empty body.
+    /// which the runtime looked up on that function's entry, for every decode, not only for an
+    /// empty body.
     @inline(never)
     private func decodeEmpty<T: Decodable>(_ type: T.Type, from body: Data) throws -> T {
         if let optional = T.self as? any ExpressibleByNilLiteral.Type, let none = optional.init(nilLiteral: ()) as? T {

@@ -1,9 +1,8 @@
 import HTTPTypes
 
 // Lookups by name on the request path, written by hand: `HTTPFields`' own subscript joins the
-// values through a lazy map whose generic metadata the runtime looks up on every call. Measured
-// with callgrind (`courier-bench --micro --path cache-revalidation`), a subscript read cost
-// ≈ 1,600 instructions for a head of five fields; the loop below costs a tenth of that.
+// values through a lazy map whose generic metadata the runtime looks up on every call; the loop
+// below costs a tenth of a subscript read (`courier-bench --micro --path cache-revalidation`).
 extension HTTPFields {
     /// The value of the fields named `name`, joined with ", " when there are several — what
     /// `self[name]` returns, for every name but `Cookie` (whose values HTTPTypes joins with "; ").
@@ -114,8 +113,7 @@ extension HTTPFields {
 
 extension HTTPField.Name {
     /// `==`, with the lengths compared first: most names differ in length, and the length of a
-    /// short string is read inline, while `==` calls into the runtime (≈ 40 instructions a pair,
-    /// callgrind), and the loops above compare a name with every field of a head.
+    /// short string is read inline, while `==` calls into the runtime, and the loops above compare a name with every field of a head.
     @inline(__always)
     package func isSame(as other: HTTPField.Name) -> Bool {
         canonicalName.utf8.count == other.canonicalName.utf8.count && self == other

@@ -16,8 +16,8 @@ import Darwin
 /// `NIOLockedValueBox` does), and `Locked` itself is a struct holding a reference to it: copies
 /// share the one value. Some are made for every request (one per URLSession task), and
 /// Foundation's `NSLock` on Linux allocates a mutex and a condition of its own besides its
-/// object: made and freed per request, three of them cost ≈ 3,600 instructions more, and each
-/// lock and unlock goes through a class call (callgrind, URLSession, 64 in flight). Hand-written
+/// object, made and freed per request, and each lock and unlock goes through a class call
+/// (BENCHMARKS.md has the measurement). Hand-written
 /// because `Synchronization.Mutex` needs macOS 15 and Courier supports macOS 13, and NIO's box is
 /// not a dependency of the core library.
 ///

@@ -1,7 +1,6 @@
 // Byte searches in a string's UTF-8, over its contiguous storage. `utf8.firstIndex(of:)` and
-// `utf8.contains(_:)` walk the view through its generic iterator, ≈ 20 instructions per byte
-// (callgrind: ≈ 900 to find the `?` of a 40-byte URL); a scan of the buffer costs a few per
-// byte. Request paths and URLs are searched this way several times per request.
+// `utf8.contains(_:)` walk the view through its generic iterator, several times the cost of a
+// scan of the buffer per byte. Request paths and URLs are searched this way several times per request.
 extension String {
     /// The index of the first occurrence of the ASCII byte `byte` in the UTF-8 view.
     package func firstIndex(ofByte byte: UInt8) -> String.Index? {

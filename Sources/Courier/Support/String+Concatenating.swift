@@ -1,5 +1,5 @@
-// Strings joined with one allocation and one copy of each part. `+=` on a String costs ≈ 300
-// instructions a part (capacity checks, breadcrumbs, count and flags updates, callgrind), even
+// Strings joined with one allocation and one copy of each part. `+=` on a String does capacity
+// checks, breadcrumbs, count and flags updates at each part, even
 // into a buffer reserved up front; an interpolation grows its buffer as well. Log lines and
 // URLs are built from a few to a dozen parts per request, so this is worth the few lines.
 extension String {

@@ -18,15 +18,15 @@ struct MiddlewareSupportTests {
         ("https://api.example.com/v1/items?sig=1&page=2&key=3", ["sig", "key"], "https://api.example.com/v1/items?page=2"),
     ])
     func removing(reference: String, names: [String], expected: String) {
-        #expect(MiddlewareSupport.removingQueryItems(named: Set(names), from: reference) == expected)
+        #expect(RequestTarget.removingQueryItems(named: Set(names), from: reference) == expected)
     }
 
     @Test("on a request, the target changes only when an item goes")
     func onARequest() {
         var request = HTTPRequest(method: .get, scheme: "https", authority: "api.example.com", path: "/items?api_key=old&page=2")
-        MiddlewareSupport.removeQueryItems(named: "api_key", from: &request)
+        RequestTarget.removeQueryItems(named: "api_key", from: &request)
         #expect(request.path == "/items?page=2")
-        MiddlewareSupport.removeQueryItems(named: "api_key", from: &request)
+        RequestTarget.removeQueryItems(named: "api_key", from: &request)
         #expect(request.path == "/items?page=2")
     }
 }

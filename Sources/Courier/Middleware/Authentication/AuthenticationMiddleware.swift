@@ -168,8 +168,8 @@ public struct AuthenticationMiddleware: Middleware {
             return try await next(request, body, context)
         case .query(let name, let value):
             // Replaces one the target already has (a next-page link that echoes the query).
-            MiddlewareSupport.removeQueryItems(named: name, from: &request)
-            MiddlewareSupport.appendQuery([URLQueryItem(name: name, value: value)], to: &request)
+            RequestTarget.removeQueryItems(named: name, from: &request)
+            RequestTarget.appendQuery([URLQueryItem(name: name, value: value)], to: &request)
             // Secret from here on, as the header form's name is: errors, logs and cassettes
             // below redact it (Google's `key` is no name that looks secret).
             context.sensitiveQueryNames.insert(name)

@@ -274,7 +274,7 @@ public struct InterceptorMiddleware: Middleware {
     }
 
     private static func candidatePaths(_ request: HTTPRequest, baseURL: URL) -> [String] {
-        let path = MiddlewareSupport.path(of: request)
+        let path = RequestTarget.path(of: request)
         var base = Substring(baseURL.path)
         while base.hasSuffix("/") { base = base.dropLast() }
         guard !base.isEmpty, path.hasPrefix(base) else { return [path] }

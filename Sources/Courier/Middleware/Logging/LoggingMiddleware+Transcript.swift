@@ -27,8 +27,8 @@ extension LoggingMiddleware {
 
         /// The status code, the duration in milliseconds and the body's size as text: the
         /// summary line and its metadata both show them, so the logged path writes them once
-        /// (``figures`` for both; as integers turned into text twice, with the status and the
-        /// duration read twice, they cost ≈ 1,000 instructions a request, callgrind).
+        /// (``figures`` for both, rather than integers turned into text twice and the status and
+        /// the duration read twice).
         ///
         /// They carry the exchange's end too (`outcome`, whether it was timed), so that the
         /// summary of a body's end is written from a shared transcript without copying it.
@@ -72,8 +72,8 @@ extension LoggingMiddleware {
 
         /// The metadata of the usual summary line, built once with its six keys; each line
         /// copies it and replaces the values at positions found once. Built per line, the
-        /// dictionary hashed six keys and was allocated through the runtime's generic metadata
-        /// (≈ 6,000 instructions a request, callgrind).
+        /// dictionary hashed six keys and was allocated through the runtime's generic metadata,
+        /// for every request.
         struct SummaryMetadata: Sendable {
             let template: Logger.Metadata
             let method, url, operation, status, milliseconds, bytes: Logger.Metadata.Index
@@ -115,7 +115,7 @@ extension LoggingMiddleware {
         func summary(with figures: Figures) -> String {
             guard let response, let status = figures.status else { return "\(method) \(url) failed after \(figures.milliseconds) ms: \(Self.describe(error))" }
             // Joined with one allocation (`String(concatenating:)`): appending its dozen parts with
-            // `+=`, even into a buffer reserved up front, cost ≈ 3,700 instructions (callgrind).
+            // `+=` checks and grows the buffer at each part, even one reserved up front.
             var parts = [method, " ", url, " → ", status, " (", figures.milliseconds, " ms, ", figures.bytes ?? "0", " bytes"]
             if figures.outcome?.abandoned == true { parts.append(", body not read to the end") }
             if let error = figures.outcome?.error { parts.append(", body failed: \(Self.describe(error))") }

@@ -115,7 +115,7 @@ public struct LoggingMiddleware: Middleware {
         var redactedNames = self.redactedNames
         if !context.sensitiveQueryNames.isEmpty { redactedNames.formUnion(context.sensitiveQueryNames) }
         if !context.sensitiveHeaders.isEmpty { redactedNames.formUnion(context.sensitiveHeaders.map(\.canonicalName)) }
-        var transcript = Transcript(url: MiddlewareSupport.redactedURL(request, extraQueryNames: queryNames),
+        var transcript = Transcript(url: RequestTarget.redactedURL(request, extraQueryNames: queryNames),
                                     method: request.method.rawValue, operation: context.operationName, attempt: context.attempt,
                                     redactedNames: redactedNames)
         // The task's logger (swift-log's `withLogger`) may carry an app's request id: pass it on.

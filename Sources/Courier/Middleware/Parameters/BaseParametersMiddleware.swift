@@ -145,8 +145,8 @@ public struct BaseParametersMiddleware: Middleware {
     }
 
     private static func addToQuery(_ items: [URLQueryItem], request: inout HTTPRequest) {
-        let existing = Set(MiddlewareSupport.queryItems(of: request).map(\.name))
-        MiddlewareSupport.appendQuery(items.filter { !existing.contains($0.name) }, to: &request)
+        let existing = Set(RequestTarget.queryItems(of: request).map(\.name))
+        RequestTarget.appendQuery(items.filter { !existing.contains($0.name) }, to: &request)
     }
 
     /// The body with the parameters merged in, or `nil` when the body is not a form or JSON

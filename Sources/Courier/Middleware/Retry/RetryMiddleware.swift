@@ -62,8 +62,7 @@ public struct RetryMiddleware: Middleware {
             let delay: Duration
             do {
                 // The first attempt goes out with the caller's context; only a retry copies it
-                // to carry its number (a copy retains each of the context's references: ≈ 400
-                // instructions, callgrind).
+                // to carry its number (a copy retains each of the context's references).
                 var (response, responseBody) = try await attempt == firstAttempt ? next(request, body, context)
                                                                                   : next(request, body, Self.context(context, attempt: attempt))
                 let status = response.status.code

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// A `URLError` is written by its code and message only: its own description prints its
 /// `userInfo`, whose failing URL holds the request's query — secret values included.
-package enum ErrorText {
+package enum UnderlyingErrorText {
     /// `error` as it may appear in a description.
     package static func describe(_ error: any Error) -> String {
         if let urlError = error as? URLError {

@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 
 /// Finds a human-readable message in an error response body.
-enum ErrorMessage {
+enum ResponseErrorMessage {
     /// The first string among the JSON body's `message`, `error_description`, `detail`, `error`,
     /// `title` fields (or `error.message`), when the body is a JSON object.
     static func extract(from body: Data, head: HTTPResponse) -> String? {

@@ -2,9 +2,10 @@ import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 
-/// Request-target helpers shared by Courier's middleware (and the signing, metrics and tracing
-/// modules). Body helpers are in ``BodyReading``.
-package enum MiddlewareSupport {
+/// The request target (`path?query`) of an `HTTPRequest`, read and changed: its path, its query
+/// items, appending and removing items, and the URL with secret values redacted. Shared by the
+/// middleware and the signing, metrics and tracing modules; body helpers are in ``BodyReading``.
+package enum RequestTarget {
     /// The path of a request target, without its query.
     package static func path(of request: HTTPRequest) -> String {
         let target = request.path ?? "/"
