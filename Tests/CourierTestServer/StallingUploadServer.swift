@@ -130,7 +130,10 @@ public final class StallingUploadServer: Sendable {
             if headDone, bodyBytes >= expected {
                 let json = #"{"bytes": "\#(bodyBytes)", "checksum": "0"}"#
                 let response = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(json.utf8.count)\r\nConnection: close\r\n\r\n\(json)"
-                context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: response))).whenComplete { _ in context.close(promise: nil) }
+                // Closed once written: the channel's promise, on its own event loop.
+                let closed = context.eventLoop.makePromise(of: Void.self)
+                closed.futureResult.whenComplete { [channel = context.channel] _ in channel.close(promise: nil) }
+                context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: response)), promise: closed)
                 return
             }
             if server()?.mayRead(stallAfter: stallAfter) ?? true { context.read() }
