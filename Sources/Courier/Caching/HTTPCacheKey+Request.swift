@@ -24,7 +24,7 @@ extension HTTPCacheKey {
     static func url(_ url: String, secretNames: Redaction.QueryNames, digest: CacheDigest) -> String {
         let url = CacheURL.normalised(url)
         // Searched in the UTF-8 view: `firstIndex(of: "?")` on the String walks Characters
-        // (grapheme breaking), which cost ≈ 11,000 instructions per cache hit.
+        // (grapheme breaking), a large share of a cache hit's cost.
         guard let mark = url.firstIndex(ofByte: UInt8(ascii: "?")) else { return url }
         var changed = false
         let items = url[url.index(after: mark)...].split(separator: "&", omittingEmptySubsequences: false).map { item -> Substring in

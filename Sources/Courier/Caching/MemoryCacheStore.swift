@@ -144,7 +144,7 @@ public final class MemoryCacheStore: HTTPCacheStore {
         guard state.recency.count > 64,
               live > 2 * state.entries.count || state.recencyStart > state.recency.count / 2 else { return }
         // Rebuilt from the entries, ordered by their last use: no key is hashed (filtering the
-        // queue looked every key up again, ≈ 1,500 instructions per store operation).
+        // queue looked every key up again, on every store operation).
         var recency: [(key: HTTPCacheKey, tick: UInt64)] = []
         recency.reserveCapacity(state.entries.count)
         for (key, slot) in state.entries { recency.append((key, slot.tick)) }

@@ -223,8 +223,8 @@ public final class APIClient: Sendable {
 
     /// Prepares the request and its context. `request.options` (often a computed property) is
     /// read once here and merged with the configuration once: every later step reads the
-    /// context. The context is complete when it leaves (a copy to set one more field costs
-    /// ≈ 450 instructions: it retains each of its references).
+    /// context. The context is complete when it leaves (a copy to set one more field retains
+    /// each of its references).
     private func makeExchange<R: APIRequest>(_ request: R, collectsResponseBody: Bool = false,
                                              sink: ResponseBodySink? = nil, limitsWholeBody: Bool = false) throws -> (PreparedRequest, RequestContext) {
         let options = request.wireOptions()

@@ -14,7 +14,8 @@ import Logging
 public struct APIConfiguration: Sendable {
     /// 50 MiB.
     public static let defaultMaxResponseSize = 50 * 1024 * 1024
-    /// A logger that drops everything (the default: Courier never builds a logger of its own).
+    /// A logger that drops everything: the default, so a client logs nothing unless you set a
+    /// logger or add a ``LoggingMiddleware`` (which then finds one: see its documentation).
     public static let silentLogger = Logger(label: "courier", factory: { _ in SwiftLogNoOpLogHandler() })
 
     /// The URL that request paths are relative to. Its own path is kept: `https://h/api/v2` +
@@ -67,7 +68,8 @@ public struct APIConfiguration: Sendable {
     public var acceptableStatusCodes: Set<Int>
     /// How redirects are followed.
     public var redirectPolicy: RedirectPolicy
-    /// Where Courier logs (the default drops everything).
+    /// Where Courier logs (the default drops everything; a ``LoggingMiddleware`` without a
+    /// logger of its own then logs to the task's or the process's logger).
     public var logger: Logger
     /// The client's cookie storage; `nil` (the default) leaves cookies to the transport
     /// (`URLSessionTransport` keeps its own, in memory; `AsyncHTTPClientTransport` none). With a

@@ -22,7 +22,7 @@ package enum TransportOwnedHeaders {
         let name = name.canonicalName
         // Every field of every request comes through here: most names are ruled out by their
         // first byte and length together, read inline, before any string comparison (a `switch`
-        // over strings compares with each case in turn, ≈ 250 instructions a field; by length
+        // over strings compares with each case in turn, for every field; by length
         // alone `User-Agent`, sent with every request, looked like `Connection`).
         guard let first = name.utf8.first else { return false }
         if first == UInt8(ascii: "p") { return name.utf8.starts(with: "proxy-".utf8) }

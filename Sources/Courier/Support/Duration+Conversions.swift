@@ -23,7 +23,7 @@ extension Duration {
 
     /// Seconds as a `Double` (for `TimeInterval` APIs and reports).
     package var secondsValue: Double {
-        // `components` divides a 128-bit count of attoseconds (≈ 150 instructions): once.
+        // `components` divides a 128-bit count of attoseconds: once.
         let (seconds, attoseconds) = components
         return Double(seconds) + Double(attoseconds) / 1e18
     }

@@ -146,7 +146,7 @@ public struct LoggingMiddleware: Middleware {
         }
         transcript.response = response
         // Headers are shown only at debug or in the verbose transcript; redacting them costs a
-        // case-insensitive Foundation search per header (~70,000 instructions per response).
+        // case-insensitive Foundation search per header, too costly for every response.
         if verbose || debug { transcript.responseHeaders = Redaction.redact(response.headerFields, extra: allRedactedHeaders, queryNames: allQueryNames) }
         let level = self.level
         let prefixLength = verbose || debug ? maxBodyBytes : 0
