@@ -90,6 +90,6 @@ package struct CacheFreshness: Sendable, Equatable {
     /// RFC 6265's lenient date algorithm, which Courier's cookie jar already has, reads all
     /// three shapes; it is reused rather than keeping a second parser.
     package static func httpDate(_ text: String) -> Date? {
-        CookieDate.parse(Substring(text))
+        HTTPDate.parse(Substring(text))
     }
 }

@@ -100,7 +100,7 @@ package enum SetCookieParser {
         guard name.utf8.count <= 8, value.utf8.count <= maxAttributeValueBytes else { return }
         switch name.lowercased() {
         case "expires":
-            if let date = CookieDate.parse(value) { cookie.expires = date }
+            if let date = HTTPDate.parse(value) { cookie.expires = date }
         case "max-age":
             if let seconds = maxAge(value) { cookie.maxAge = seconds }
         case "domain":

@@ -1,13 +1,15 @@
 import Foundation
 
-/// The cookie date format of RFC 6265 §5.1.1: the lenient algorithm browsers use for
-/// `Expires`, which reads `Wed, 21 Oct 2015 07:28:00 GMT`, `Wednesday, 21-Oct-15 07:28:00 GMT`,
-/// `Wed Oct 21 07:28:00 2015` and other shapes servers send.
+/// HTTP dates, read the one way for every field that holds one: a cookie's `Expires`, and the
+/// cache's `Date`, `Expires` and `Last-Modified`. The format is RFC 9110's IMF-fixdate
+/// (`Wed, 21 Oct 2015 07:28:00 GMT`), read fast, and otherwise RFC 6265 §5.1.1's lenient
+/// algorithm, which browsers use and which also reads the obsolete forms RFC 9110 §5.6.7 asks a
+/// recipient to accept (`Wednesday, 21-Oct-15 07:28:00 GMT`, `Wed Oct 21 07:28:00 2015`).
 ///
 /// Hand-written: `DateFormatter` accepts one fixed shape per format string, and the RFC's
 /// algorithm (tokens in any order, two-digit years) is not any of them.
-package enum CookieDate {
-    /// Parses a cookie date; `nil` when §5.1.1 says the date fails to parse.
+package enum HTTPDate {
+    /// Parses an HTTP date; `nil` when §5.1.1 says the date fails to parse.
     package static func parse(_ text: Substring) -> Date? {
         if let fixed = text.utf8.withContiguousStorageIfAvailable(imfFixdate), let date = fixed { return date }
         var hour = -1, minute = -1, second = -1, day = -1, month = -1, year = -1
