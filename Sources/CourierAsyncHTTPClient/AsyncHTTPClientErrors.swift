@@ -117,8 +117,10 @@ enum AsyncHTTPClientErrors {
         }
         if let error = error as? IOError {
             var failure = TransportError(.connectionLost, "I/O error: \(error)", underlying: error)
-            if let cause = NetworkFailure(errno: error.errnoCode), cause != .connectionLost {
-                // A connect that failed outright (no route, refused): nothing was sent.
+            // Only the errors a connect gives (no route, refused, host unreachable) say nothing
+            // was sent; a timeout or reset on an open connection stays `connectionLost`, which
+            // may have sent the request (a retry must not assume otherwise).
+            if let cause = NetworkFailure(errno: error.errnoCode), [.offline, .connectionRefused, .cannotConnect].contains(cause) {
                 failure = TransportError(.connectionFailed, "could not connect: \(error)", underlying: error, requestMayHaveBeenSent: false)
                 failure.cause = cause
             }

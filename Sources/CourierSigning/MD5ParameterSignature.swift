@@ -147,14 +147,14 @@ public struct MD5ParameterSignature: Sendable {
     /// that cannot be read again (a one-shot stream, a body past
     /// ``SigningMiddleware/maxSignedBodySize``).
     func sign(_ request: inout HTTPRequest, body: Data?, unreadable: Bool = false) throws {
-        if unsignedBodies == .refused {
-            if unreadable { throw UnsignedBodyError(reason: .unreadable) }
-            if let body {
-                do throws(UnsignedBodyError.Reason) {
-                    _ = try Self.bodyParameters(body, contentType: request.headerFields[.contentType])
-                } catch {
-                    throw UnsignedBodyError(reason: error)
-                }
+        if unsignedBodies == .refused, unreadable { throw UnsignedBodyError(reason: .unreadable) }
+        // The body's parameters, read once: for the refusal and for the signature.
+        var bodyFields: [(String, String)] = []
+        if let body {
+            do throws(UnsignedBodyError.Reason) {
+                bodyFields = try Self.bodyParameters(body, contentType: request.headerFields[.contentType])
+            } catch {
+                if unsignedBodies == .refused { throw UnsignedBodyError(reason: error) }
             }
         }
         if case .query = placement.kind {
@@ -162,7 +162,7 @@ public struct MD5ParameterSignature: Sendable {
             // replaced, not sent beside the new one.
             RequestTarget.removeQueryItems(named: parameterName, from: &request)
         }
-        let value = signature(for: parameters(of: request, body: body))
+        let value = signature(for: Self.queryParameters(of: request) + bodyFields)
         switch placement.kind {
         case .query:
             let target = request.path ?? "/"
