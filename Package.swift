@@ -215,6 +215,9 @@ let package = Package(
             ],
             path: "Tests/CourierTestServer"
         ),
+        // The C heap's bytes in use, for the soak's memory accounting (glibc's mallinfo2, which
+        // Swift's Glibc module does not import).
+        .target(name: "CCourierTestMemory", path: "Tests/CCourierTestMemory"),
         .testTarget(
             name: "CourierTests",
             dependencies: ["Courier", "CourierTesting", .product(name: "InMemoryLogging", package: "swift-log")]
@@ -241,6 +244,7 @@ let package = Package(
             name: "CourierIntegrationTests",
             dependencies: [
                 "Courier", "CourierURLSession", "CourierAsyncHTTPClient", "CourierTesting", "CourierTestServer",
+                "CCourierTestMemory",
                 .target(name: "CCourierZlib", condition: .when(traits: ["DevelopmentTools"])),
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["DevelopmentTools"])),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["DevelopmentTools"])),
