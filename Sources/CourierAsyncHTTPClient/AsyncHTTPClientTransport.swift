@@ -134,8 +134,8 @@ public struct AsyncHTTPClientTransport: Transport {
             outgoing.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
         }
         var uploaded: ByteBufferSequence?   // a body whose progress is reported
-        let upload = body?.uploadDescription
-        if body != nil, upload?.progress == nil, context.uploadActivity == nil,
+        let upload = context.bodyChannels.upload(of: body)
+        if body != nil, upload?.progress == nil, context.bodyChannels.uploadActivity == nil,
            let held = upload?.heldBytes, held.data.count <= Self.inMemoryBodyLimit {
             // Bytes the client holds (a JSON, `Data` or form body, passed on unchanged by the
             // middleware): AsyncHTTPClient writes them in one piece on its event loop, without
@@ -152,7 +152,7 @@ public struct AsyncHTTPClientTransport: Transport {
             }
             let progress = upload?.progress
             progress?.transportWillSend()
-            let sequence = ByteBufferSequence(body: body, progress: progress, activity: context.uploadActivity, eventLoops: client.eventLoopGroup)
+            let sequence = ByteBufferSequence(body: body, progress: progress, activity: context.bodyChannels.uploadActivity, eventLoops: client.eventLoopGroup)
             if progress != nil { uploaded = sequence }
             outgoing.body = .stream(sequence, length: length)
         }
@@ -163,7 +163,7 @@ public struct AsyncHTTPClientTransport: Transport {
 
         // Under an idle timeout, the exchange is watched from here: the wait for a connection and
         // its setup, then each chunk the connection takes (see ByteBufferSequence).
-        if body != nil { context.uploadActivity?.begin() }
+        if body != nil { context.bodyChannels.uploadActivity?.begin() }
         let response: HTTPClientResponse
         do {
             response = try await client.execute(outgoing, deadline: deadline, logger: nil)
@@ -241,7 +241,7 @@ public struct AsyncHTTPClientTransport: Transport {
            length <= Int64(min(Self.wholeBodyLimit, context.maxResponseSize)) {
             let bytes = try await Self.readWhole(body, length: Int(length))
             let whole = HTTPBody.holding(bytes)
-            context.wholeResponseBody?.leave(bytes, for: whole)
+            context.bodyChannels.wholeResponse?.leave(bytes, for: whole)
             return (head, whole)
         }
         return (head, HTTPBody(body, length: bodyLength, iterationBehavior: .single))

@@ -145,7 +145,7 @@ public final class PinningAsyncHTTPClientTransport: Transport {
         }
         // A body already read whole (AsyncHTTPClientTransport left its bytes for the client)
         // holds no connection.
-        guard let responseBody = response.1, context.wholeResponseBody?.holds(responseBody) != true else {
+        guard let responseBody = response.1, context.bodyChannels.wholeResponse?.holds(responseBody) != true else {
             checkout.release()
             return response
         }

@@ -57,7 +57,7 @@ final class SpillingChunkBuffer: Sendable {
 
     /// A buffer keeping `memoryLimit` bytes in memory, spilling to a file in `directory`.
     /// With `maxBytes` (the body's size limit), a body longer than that ends with
-    /// ``BodyReading/LimitExceeded`` once the bytes within it are read, and ``append(_:)`` says
+    /// `BodyLimitExceeded` once the bytes within it are read, and ``append(_:)`` says
     /// to stop the transfer: the reader would fail there anyway, and the rest is never written
     /// to the disk.
     init(memoryLimit: Int = SpillingChunkBuffer.defaultMemoryLimit, maxBytes: Int? = nil, directory: URL) {
@@ -82,7 +82,7 @@ final class SpillingChunkBuffer: Sendable {
     /// Adds the next chunk (the session's delegate queue). A chunk that cannot be written to the
     /// file ends the body with that error (a ``TransportError`` naming the directory and the
     /// file system's reason), after what is in memory; so does a chunk past ``maxBytes``, with
-    /// ``BodyReading/LimitExceeded``.
+    /// `BodyLimitExceeded`.
     /// An empty chunk reaches a waiting reader only (it says "the transfer is moving", for the
     /// client's idle timeout) and is never buffered.
     ///
@@ -90,7 +90,7 @@ final class SpillingChunkBuffer: Sendable {
     @discardableResult
     func append(_ data: Data) -> Bool {
         var data = data
-        var limitError: BodyReading.LimitExceeded?
+        var limitError: BodyLimitExceeded?
         let (waiter, failed) = state.withLock { state -> (CheckedContinuation<ArraySlice<UInt8>?, any Error>?, Bool) in
             if case .failure? = state.end { return (nil, true) }
             guard !state.closed, state.end == nil else { return (nil, false) }
@@ -102,7 +102,7 @@ final class SpillingChunkBuffer: Sendable {
                 // The bytes within the limit are kept (an error response's readable prefix);
                 // the body ends with the error after them.
                 data = data.prefix(max(0, maxBytes - Int(state.received)))
-                limitError = BodyReading.LimitExceeded(limit: maxBytes)
+                limitError = BodyLimitExceeded(limit: maxBytes)
             }
             state.received += Int64(data.count)
             if let limitError, data.isEmpty {

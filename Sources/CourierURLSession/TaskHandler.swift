@@ -450,7 +450,7 @@ final class TaskHandler: Sendable {
         if reason == .sinkFailed || reason == nil, let sinkError {
             // The download's own size limit is not a file failure (the client reports it as
             // `resourceTooLarge`); anything else is the destination file's.
-            let kind: TransportError.Kind = sinkError is ResponseBodySink.LimitExceeded ? .other : .localFile
+            let kind: TransportError.Kind = sinkError is BodyLimitExceeded ? .other : .localFile
             mapped = TransportError(kind, "writing the downloaded body failed: \(sinkError)", underlying: sinkError)
         }
         if let callbacks {

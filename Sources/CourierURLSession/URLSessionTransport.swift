@@ -285,10 +285,10 @@ public final class URLSessionTransport: Transport {
            storage.cookies(for: url)?.isEmpty == false {
             for watch in context.cookieWatches { watch.transportAddedStoreCookies() }
         }
-        let upload = body?.uploadDescription
+        let upload = context.bodyChannels.upload(of: body)
         upload?.progress?.transportWillSend()
         let plan = try await Self.plan(for: body, description: upload, maxInMemory: maxRequestBodySize,
-                                       temporaryDirectory: temporaryDirectory, deadline: context.deadline, activity: context.uploadActivity)
+                                       temporaryDirectory: temporaryDirectory, deadline: context.deadline, activity: context.bodyChannels.uploadActivity)
         // A body the caller reads at its own pace is received no faster than it is read.
         let streamsResponse = !context.collectsResponseBody && request.method != .head
         let taskSession = session(for: context)
@@ -323,10 +323,10 @@ public final class URLSessionTransport: Transport {
             // that carries a body (it force-unwraps the data task it hands a data delegate), and
             // never removes a download task's own file when the download fails.
             let handler = TaskHandler(task: task, deadlines: deadlines, isHead: request.method == .head, bufferLimit: bufferLimit,
-                                      progress: upload?.progress, flow: flow, sink: context.responseBodySink,
+                                      progress: upload?.progress, flow: flow, sink: context.bodyChannels.responseSink,
                                       sinkStatuses: context.acceptableStatusCodes, spillDirectory: temporaryDirectory,
-                                      maxStreamedBytes: context.responseBodyLimit, whole: context.wholeResponseBody,
-                                      uploadActivity: plan.sendsBody ? context.uploadActivity : nil,
+                                      maxStreamedBytes: context.bodyChannels.responseLimit, whole: context.bodyChannels.wholeResponse,
+                                      uploadActivity: plan.sendsBody ? context.bodyChannels.uploadActivity : nil,
                                       cookieStorage: cookieStorage, onFinish: onFinish)
             delegate.register(handler, for: task)
             // The body goes out from here: each `didSendBodyData` is movement (a body read above,
@@ -337,7 +337,7 @@ public final class URLSessionTransport: Transport {
                 handler.discard()
                 return
             }
-            if plan.sendsBody { context.uploadActivity?.begin() }
+            if plan.sendsBody { context.bodyChannels.uploadActivity?.begin() }
             handler.start(continuation: continuation, deadline: context.deadline)
             launch.started(handler)
         }

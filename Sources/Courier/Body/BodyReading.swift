@@ -51,7 +51,7 @@ package enum BodyReading {
                                 whole: WholeResponseBody? = nil) async throws -> Data {
         do {
             return try await collect(body, head: head, limit: limit, whole: whole)
-        } catch let error as LimitExceeded {
+        } catch let error as BodyLimitExceeded {
             throw APIError.resourceTooLarge(request: summary, limit: error.limit)
         }
     }
@@ -66,40 +66,28 @@ package enum BodyReading {
         return bytes
     }
 
-    /// A body passed the size limit it was collected under. The client reports it as
-    /// ``APIError/Kind/resourceTooLarge`` for the request it was reading (see
-    /// `APIClient.map(_:summary:timeout:)`), so a middleware that collects a body without knowing
-    /// the request can throw it too.
-    package struct LimitExceeded: Error, CustomStringConvertible {
-        /// The limit in bytes.
-        package let limit: Int
-        package var description: String { "the response body is larger than the limit of \(limit) bytes" }
-        /// The error of a body longer than `limit` bytes.
-        package init(limit: Int) { self.limit = limit }
-    }
-
     /// ``collect(_:head:limit:summary:whole:)`` for a caller that does not know the request:
-    /// throws ``LimitExceeded`` past `limit`.
+    /// throws ``BodyLimitExceeded`` past `limit`.
     package static func collect(_ body: HTTPBody?, head: HTTPResponse, limit: Int, whole: WholeResponseBody? = nil) async throws -> Data {
         guard let body else { return Data() }
         let expected = expectedLength(of: body, head: head).map { Int(clamping: $0) }
         if let expected, expected > limit {
-            throw LimitExceeded(limit: limit)
+            throw BodyLimitExceeded(limit: limit)
         }
         if let bytes = whole?.take(for: body) {
-            if bytes.count > limit { throw LimitExceeded(limit: limit) }
+            if bytes.count > limit { throw BodyLimitExceeded(limit: limit) }
             return bytes
         }
         var iterator = body.makeAsyncIterator()
         guard let first = try await iterator.next() else { return Data() }
-        if first.count > limit { throw LimitExceeded(limit: limit) }
+        if first.count > limit { throw BodyLimitExceeded(limit: limit) }
         if isWhole(body, afterFirstChunkOf: first.count) { return Data(first) }
         var data = Data()
         if let expected { data.reserveCapacity(expected) }
         data.append(contentsOf: first)
         while let chunk = try await iterator.next() {
             if data.count + chunk.count > limit {
-                throw LimitExceeded(limit: limit)
+                throw BodyLimitExceeded(limit: limit)
             }
             data.append(contentsOf: chunk)
         }

@@ -3,7 +3,7 @@ import Foundation
 /// Where a transport may write a download's body itself, as the bytes arrive, instead of
 /// handing them to the client through the body stream.
 ///
-/// ``APIClient/download(_:to:progress:)`` offers one in ``RequestContext/responseBodySink``.
+/// ``APIClient/download(_:to:progress:)`` offers one in ``BodyChannels/responseSink``.
 /// `URLSessionTransport` uses it (on Linux FoundationNetworking cannot pause a transfer; on Apple
 /// platforms it saves a hop per chunk) for a response whose status the client accepts: each chunk is then
 /// written to the file on the transport's own queue the moment it arrives, so a download never
@@ -11,11 +11,6 @@ import Foundation
 /// returns then carries no bytes, only the end of the transfer (or its error). A transport that
 /// has back-pressure (AsyncHTTPClient) ignores the sink.
 package final class ResponseBodySink: Sendable {
-    /// Why a write was refused.
-    package struct LimitExceeded: Error, Sendable {
-        package let limit: Int64
-    }
-
     /// A count ``write(_:)`` returned, with the response it belongs to: reported later (on
     /// Linux through the task's progress queue), it may arrive after a retry's response began.
     package struct Written: Sendable {
@@ -107,13 +102,13 @@ package final class ResponseBodySink: Sendable {
     /// The body's length when known (for progress).
     package func setTotal(_ total: Int64?) { state.withLock { $0.total = total } }
 
-    /// Writes one chunk; throws ``LimitExceeded`` past the limit, or the file's error. Returns
+    /// Writes one chunk; throws ``BodyLimitExceeded`` past the limit, or the file's error. Returns
     /// the progress to pass to ``report(_:)`` (nil without a progress handler).
     package func write(_ data: Data) throws -> Written? {
         try state.withLock { state -> Written? in
             guard let handle = state.handle else { return nil }
             let written = state.written + Int64(data.count)
-            if let limit, written > limit { throw LimitExceeded(limit: limit) }
+            if let limit, written > limit { throw BodyLimitExceeded(limit: Int(clamping: limit)) }
             try handle.write(contentsOf: data)
             state.written = written
             return progress == nil ? nil : Written(progress: TransferProgress(completedBytes: written, totalBytes: state.total),

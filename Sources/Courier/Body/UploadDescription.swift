@@ -6,7 +6,7 @@ import OpenAPIRuntime
 /// parts, or bytes in memory) and who wants to hear about upload progress.
 ///
 /// This is the one channel between the bodies Courier builds and its transports. An `HTTPBody`
-/// is opaque, so the description is looked up by the body's identity (``HTTPBody/uploadDescription``):
+/// is opaque, so the description is looked up by the body's identity (``BodyChannels/upload(of:)``):
 /// a middleware that passes the body on unchanged keeps it, one that replaces the body (a
 /// signing middleware that buffers it, say) drops it, and the transport then reads the new body
 /// as the stream it is. `URLSessionTransport` uses it to upload files with
@@ -49,7 +49,8 @@ package struct UploadDescription: Sendable {
 
 extension HTTPBody {
     /// What Courier knows about this body, if Courier built it (see ``UploadDescription``).
-    package var uploadDescription: UploadDescription? { UploadRegistry.description(of: self) }
+    /// Transports read it through ``BodyChannels/upload(of:)``.
+    var uploadDescription: UploadDescription? { UploadRegistry.description(of: self) }
 
     /// `body` registered with `description`, so transports can find it.
     package static func registered(_ body: HTTPBody, as description: UploadDescription) -> HTTPBody {

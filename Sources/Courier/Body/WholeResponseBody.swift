@@ -5,7 +5,7 @@ import OpenAPIRuntime
 /// the client, beside the `HTTPBody` it returns: collecting the body then takes no trip through
 /// `HTTPBody`'s type-erased async iterator, its closures and its async calls.
 ///
-/// The client offers one in ``RequestContext/wholeResponseBody`` when it collects the body
+/// The client offers one in ``BodyChannels/wholeResponse`` when it collects the body
 /// (`send`, `data(for:)`, `response(for:)`). The bytes are taken only for the very `HTTPBody`
 /// they were left with, compared by identity and kept alive here so that no other body can
 /// take its address: a middleware that replaces the body, a cache hit, a coalesced answer or a

@@ -67,7 +67,7 @@ import OpenAPIRuntime
 /// downloads, byte and event streams) — they neither read nor fill the store. A request can opt
 /// out with ``RequestOptions/cachePolicy``. Without the middleware, nothing on the request path
 /// looks at a cache.
-public struct CachingMiddleware: Middleware {
+public struct CachingMiddleware: Middleware, RoleDeclaringMiddleware {
     /// Which stale responses may be served (RFC 5861). Off by default.
     public struct StaleResponses: OptionSet, Sendable, Hashable {
         /// The options as bits.
@@ -96,7 +96,7 @@ public struct CachingMiddleware: Middleware {
     public let staleResponses: StaleResponses
     /// The cap of a heuristic lifetime, in seconds.
     let maxHeuristicSeconds: TimeInterval
-    private let now: @Sendable () -> Date
+    let now: @Sendable () -> Date
     private let backgroundRevalidations = Locked(Set<HTTPCacheKey>())
 
     /// Creates the cache middleware.
@@ -185,56 +185,6 @@ public struct CachingMiddleware: Middleware {
         }
         return try await fetch(request, context: context, key: key, mark: mark, validating: (stored, responseControl, freshness),
                                requestControl: requestControl, replacesEntry: true, next: next)
-    }
-
-    // MARK: - Serving from the store
-
-    /// The stored entry under `key`; an entry whose head holds more fields than a response may
-    /// have (``HTTPFields/responseFieldLimit``: one put in the store by hand, a tampered or
-    /// older store) is a miss, and is removed, so that serving it can never reach
-    /// `HTTPFields`' capacity.
-    private func entry(for key: HTTPCacheKey) async -> CachedHTTPResponse? {
-        guard let found = await store.entry(for: key) else { return nil }
-        guard found.response.headerFields.count <= HTTPFields.responseFieldLimit else {
-            await store.removeEntry(for: key)
-            return nil
-        }
-        return found
-    }
-
-    /// `nil` when the stored response needs validation; else how it is served.
-    private static func servesWithoutValidation(_ freshness: CacheFreshness, request: CacheControl, response: CacheControl) -> CacheOutcome? {
-        if response.noCache || request.noCache || request.maxAge == 0 { return nil }
-        if let maxAge = request.maxAge, freshness.age > TimeInterval(maxAge) { return nil }
-        if let minFresh = request.minFresh, freshness.lifetime - freshness.age < TimeInterval(minFresh) { return nil }
-        if freshness.isFresh { return .hit }
-        if let maxStale = request.maxStale, !response.mustRevalidate, freshness.staleness <= TimeInterval(maxStale) { return .stale }
-        return nil
-    }
-
-    private func serve(_ entry: CachedHTTPResponse, freshness: CacheFreshness, outcome: CacheOutcome,
-                       context: RequestContext) -> (HTTPResponse, HTTPBody?) {
-        var head = entry.response
-        head.headerFields.replace(with: [
-            HTTPField(name: .age, value: String(Int(min(freshness.age, TimeInterval(CacheControl.largestDeltaSeconds))))),
-            HTTPField(name: .courierCache, value: outcome.rawValue),
-        ])
-        log(outcome, entry.key, context: context)
-        return (head, HTTPBody(entry.bytes))
-    }
-
-    /// The `504` of a request that may not go to the network and finds nothing usable stored.
-    private func unavailable(_ request: HTTPRequest, context: RequestContext) -> (HTTPResponse, HTTPBody?) {
-        let url = context.queryNames.redact(url: request.urlString)
-        let message = "no usable cached response for GET \(url), and the cache policy (or only-if-cached) forbids the network"
-        let body = (try? JSONSerialization.data(withJSONObject: ["message": message])) ?? Data()
-        var fields = HTTPFields()
-        fields[.contentType] = "application/json"
-        fields[.courierCache] = CacheOutcome.miss.rawValue
-        context.logger.debug("no usable cached response", metadata: [
-            "courier.operation": "\(context.operationName)", "courier.cache": "unavailable",
-        ])
-        return (HTTPResponse(status: .gatewayTimeout, headerFields: fields), HTTPBody(body))
     }
 
     // MARK: - Going to the network
@@ -408,7 +358,7 @@ public struct CachingMiddleware: Middleware {
 
     private static let serverErrors: Set<Int> = [500, 502, 503, 504]
 
-    private func log(_ outcome: CacheOutcome, _ key: HTTPCacheKey, context: RequestContext) {
+    func log(_ outcome: CacheOutcome, _ key: HTTPCacheKey, context: RequestContext) {
         context.logger.debug("HTTP cache", metadata: [
             "courier.operation": "\(context.operationName)",
             "courier.cache": "\(outcome.rawValue)",

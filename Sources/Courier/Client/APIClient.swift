@@ -36,7 +36,7 @@ public final class APIClient: Sendable {
     /// directly when there is no middleware and no idle timeout (one async closure less per
     /// request).
     private let follower: RedirectFollower
-    /// Whether a ``CachingMiddleware`` is in the chain (only then is the response's
+    /// Whether a middleware in the chain reports cache outcomes (only then is the response's
     /// `Courier-Cache` field looked up for ``ResponseMetrics/cacheOutcome``).
     private let readsCacheOutcome: Bool
     /// A cache or coalescer above a middleware that adds a user's credentials: every request
@@ -59,18 +59,14 @@ public final class APIClient: Sendable {
     /// ``MiddlewareOrderError``.
     public init(configuration: APIConfiguration, transport: any Transport, middleware: [any Middleware] = []) {
         var configuration = configuration
-        for layer in middleware {
-            if let authentication = layer as? AuthenticationMiddleware, let name = authentication.queryItemName {
-                configuration.sensitiveQueryNames.insert(name)
-            } else if let parameters = layer as? BaseParametersMiddleware {
-                configuration.sensitiveQueryNames.formUnion(parameters.secretQueryNames)
-            }
-        }
+        // The client knows its middleware only by their roles (see MiddlewareRole).
+        let roles = middleware.map(\.declaredRole)
+        for role in roles { configuration.sensitiveQueryNames.formUnion(role.secretQueryNames) }
         self.configuration = configuration
         self.transport = transport
         self.middleware = middleware
         self.builder = RequestBuilder(configuration: configuration)
-        self.readsCacheOutcome = middleware.contains { $0 is CachingMiddleware }
+        self.readsCacheOutcome = roles.contains { $0.reportsCacheOutcome }
         self.middlewareOrderError = MiddlewareOrderError.check(middleware)
         // The cookie jar sits under the redirect follower, so it sees every hop.
         let wire: any Transport = configuration.cookieJar.map { CookieJarTransport(base: transport, jar: $0) } ?? transport
@@ -247,10 +243,10 @@ public final class APIClient: Sendable {
             sensitiveQueryNames: configuration.sensitiveQueryNames, acceptableStatusCodes: acceptableStatusCodes,
             acceptableStatusCodesAreSuccessCodes: successCodesOnly,
             urlTemplate: prepared.urlTemplate, idleTimeout: idleTimeout, collectsResponseBody: collectsResponseBody,
-            responseBodySink: sink,
             // Where a transport that holds the whole body leaves it for `perform`.
-            wholeResponseBody: collectsResponseBody ? WholeResponseBody() : nil,
-            responseBodyLimit: responseBodyLimit, cookieJar: configuration.cookieJar)
+            bodyChannels: BodyChannels(responseSink: sink, wholeResponse: collectsResponseBody ? WholeResponseBody() : nil,
+                                       responseLimit: responseBodyLimit),
+            cookieJar: configuration.cookieJar)
         return (prepared, context)
     }
 
@@ -264,7 +260,7 @@ public final class APIClient: Sendable {
         let startDate = timed ? Date() : Date(timeIntervalSinceReferenceDate: 0)
         let start = timed ? ContinuousClock.now : Self.untimed
         let (prepared, context) = try makeExchange(request, collectsResponseBody: true)
-        let whole = context.wholeResponseBody
+        let whole = context.bodyChannels.wholeResponse
         let head: HTTPResponse
         let data: Data
         let headTime: ContinuousClock.Instant
@@ -364,7 +360,7 @@ public final class APIClient: Sendable {
             }
             return APIError.authentication(request: summary, underlying: error)
         case let error as InvalidHeaderError: return APIError.encodingFailed(request: summary, underlying: error)
-        case let error as BodyReading.LimitExceeded: return APIError.resourceTooLarge(request: summary, limit: error.limit)
+        case let error as BodyLimitExceeded: return APIError.resourceTooLarge(request: summary, limit: error.limit)
         default:
             if Task.isCancelled { return CancellationError() }
             return APIError.unknown(request: summary, underlying: error)

@@ -164,7 +164,7 @@ struct RedirectFollower: Sendable {
         }
         let activity = UploadActivity()
         var context = context
-        context.uploadActivity = activity
+        context.bodyChannels.uploadActivity = activity
         return try await withThrowingTaskGroup(of: (HTTPResponse, HTTPBody?).self) { [context] group in
             group.addTask { try await transport.send(request, body: body, context: context) }
             group.addTask { () async throws -> (HTTPResponse, HTTPBody?) in try await activity.watch(limit) }

@@ -35,24 +35,20 @@ public struct MiddlewareOrderError: Error, Sendable, Hashable, CustomStringConve
     /// The first sharing middleware in `middleware` with a middleware below it that adds a
     /// signed-in user's credentials, naming the first such middleware below it.
     static func check(_ middleware: [any Middleware]) -> MiddlewareOrderError? {
-        func credentials(_ layer: any Middleware) -> String? {
-            if let authentication = layer as? AuthenticationMiddleware, authentication.usesTokens { return "AuthenticationMiddleware" }
-            if let parameters = layer as? BaseParametersMiddleware, parameters.addsCredentials { return "BaseParametersMiddleware" }
-            return nil
-        }
-        for (index, layer) in middleware.enumerated() {
-            let sharing: String
-            switch layer {
-            case is CachingMiddleware: sharing = "CachingMiddleware"
-            case let coalescing as CoalescingMiddleware where coalescing.joinsEveryEligibleRequest: sharing = "CoalescingMiddleware"
-            default: continue
-            }
+        // Read from the middleware's declared roles (``MiddlewareRole``), named by their types.
+        let roles = middleware.map(\.declaredRole)
+        for (index, role) in roles.enumerated() where role.sharesResponses {
             // Any credentials layer below counts, whatever sits above: what it adds is what
             // tells this user's requests from another's, and this middleware never sees it.
-            guard let below = middleware[(index + 1)...].firstIndex(where: { credentials($0) != nil }),
-                  let name = credentials(middleware[below]) else { continue }
-            return MiddlewareOrderError(middleware: sharing, position: index, credentialsMiddleware: name, credentialsPosition: below)
+            guard let below = roles[(index + 1)...].firstIndex(where: \.addsUserCredentials) else { continue }
+            return MiddlewareOrderError(middleware: Self.name(of: middleware[index]), position: index,
+                                        credentialsMiddleware: Self.name(of: middleware[below]), credentialsPosition: below)
         }
         return nil
+    }
+
+    /// `CachingMiddleware` for a `CachingMiddleware`: the type's name without its module.
+    private static func name(of layer: any Middleware) -> String {
+        String(describing: type(of: layer))
     }
 }

@@ -96,24 +96,10 @@ public struct RequestContext: Sendable {
     /// a `401` from another origin).
     package var redirectWatches: [RedirectWatch] = []
 
-    /// Where a transport tells the client that a request body is moving, for
-    /// ``idleTimeout`` on uploads (see ``UploadActivity``); `nil` without an idle timeout or a
-    /// body.
-    package var uploadActivity: UploadActivity? = nil
-
-    /// Where a transport without back-pressure may write a download's body itself (see
-    /// ``ResponseBodySink``); `nil` except for ``APIClient/download(_:to:progress:)``.
-    package var responseBodySink: ResponseBodySink? = nil
-
-    /// Where a transport that holds the response body whole in memory may leave its bytes for
-    /// the client (see ``WholeResponseBody``); `nil` unless the client collects the body.
-    package var wholeResponseBody: WholeResponseBody? = nil
-
-    /// The size past which the client fails the response body as a whole: the size limit of a
-    /// body it collects, or the request's own limit for ``APIClient/bytes(for:)``; `nil` for
-    /// other streams (an event stream's limit is per event). A transport that must keep a body
-    /// it cannot pause may stop the transfer there.
-    package var responseBodyLimit: Int? = nil
+    /// What the client and the transport tell each other about this exchange's bodies besides
+    /// the bodies themselves: an upload's source and activity, a download's sink, a whole body
+    /// left in memory, the body's size limit (see ``BodyChannels``).
+    package var bodyChannels = BodyChannels()
 
     /// Whether middleware may keep calling the next handler after they returned (background
     /// work such as a cache's revalidation). `false` when the chain runs inside a caller that
@@ -175,8 +161,8 @@ public struct RequestContext: Sendable {
         logger: Logger, targetsBaseOrigin: Bool, sensitiveHeaders: Set<HTTPField.Name>,
         originOnlyHeaders: Set<HTTPField.Name>, sensitiveQueryNames: Set<String>, acceptableStatusCodes: Set<Int>,
         acceptableStatusCodesAreSuccessCodes: Bool,
-        urlTemplate: String?, idleTimeout: Duration?, collectsResponseBody: Bool, responseBodySink: ResponseBodySink?,
-        wholeResponseBody: WholeResponseBody?, responseBodyLimit: Int?, cookieJar: CookieJar?
+        urlTemplate: String?, idleTimeout: Duration?, collectsResponseBody: Bool, bodyChannels: BodyChannels,
+        cookieJar: CookieJar?
     ) {
         let timeout = timeout.clampedToLongestWait
         self.operationName = operationName
@@ -196,9 +182,7 @@ public struct RequestContext: Sendable {
         self.urlTemplate = urlTemplate
         self.idleTimeout = idleTimeout
         self.collectsResponseBody = collectsResponseBody
-        self.responseBodySink = responseBodySink
-        self.wholeResponseBody = wholeResponseBody
-        self.responseBodyLimit = responseBodyLimit
+        self.bodyChannels = bodyChannels
         self.usesCookieJar = cookieJar != nil
         self.cookieJar = cookieJar
     }

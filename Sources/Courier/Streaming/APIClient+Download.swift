@@ -155,11 +155,11 @@ extension APIClient {
     }
 
     /// The sink's limit error inside `error` (a transport error, or the API error made of one).
-    private static func sinkLimitExceeded(in error: any Error) -> ResponseBodySink.LimitExceeded? {
+    private static func sinkLimitExceeded(in error: any Error) -> BodyLimitExceeded? {
         var current: (any Error)? = error
         for _ in 0..<4 {
             switch current {
-            case let exceeded as ResponseBodySink.LimitExceeded: return exceeded
+            case let exceeded as BodyLimitExceeded: return exceeded
             case let transport as TransportError: current = transport.underlying
             case let api as APIError: current = api.underlyingError
             default: return nil

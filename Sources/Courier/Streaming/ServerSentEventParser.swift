@@ -12,9 +12,6 @@ import OpenAPIRuntime
 /// only when it is all digits, an event dispatched at a blank line and an unfinished one dropped
 /// at the end — and refuses a line or an event larger than `limit` bytes.
 struct ServerSentEventParser {
-    /// Why parsing stopped: a line or an event passed the limit.
-    struct LimitExceeded: Error {}
-
     /// The most bytes a line, or an event's fields together, may have.
     let limit: Int
 
@@ -53,7 +50,7 @@ struct ServerSentEventParser {
         }
         while let end = bytes.firstIndex(where: { $0 == Self.lf || $0 == Self.cr }) {
             let piece = bytes[..<end]
-            guard line.count + piece.count <= limit else { throw LimitExceeded() }
+            guard line.count + piece.count <= limit else { throw BodyLimitExceeded(limit: limit, part: .event) }
             if line.isEmpty {
                 try process(line: piece, into: &events)
             } else {
@@ -71,7 +68,7 @@ struct ServerSentEventParser {
                 }
             }
         }
-        guard line.count + bytes.count <= limit else { throw LimitExceeded() }
+        guard line.count + bytes.count <= limit else { throw BodyLimitExceeded(limit: limit, part: .event) }
         line.append(contentsOf: bytes)
     }
 
@@ -89,7 +86,7 @@ struct ServerSentEventParser {
         }
         if line.first == Self.colon { return }   // a comment
         eventSize += line.count
-        guard eventSize <= limit else { throw LimitExceeded() }
+        guard eventSize <= limit else { throw BodyLimitExceeded(limit: limit, part: .event) }
         let field: String
         var rest = line[line.endIndex...]
         if let colon = line.firstIndex(of: Self.colon) {

@@ -87,7 +87,7 @@ public struct ServerSentEventStream: AsyncSequence, Sendable {
                 } catch {
                     current = nil
                     if Task.isCancelled || error is CancellationError { throw CancellationError() }
-                    if error is ServerSentEventParser.LimitExceeded {
+                    if error is BodyLimitExceeded {
                         finished = true
                         throw APIError.resourceTooLarge(request: stream.request, limit: stream.maxEventSize)
                     }

@@ -99,7 +99,7 @@ extension APIClient {
                 do {
                     // A body of known length over the limit is refused before a byte is read.
                     data = try await BodyReading.collect(body, head: HTTPResponse(status: .ok), limit: CurlCommand.maxPastedBodySize)
-                } catch is BodyReading.LimitExceeded {
+                } catch is BodyLimitExceeded {
                     if case .known(let length) = body.length {
                         note = "body of \(length) bytes not shown (over 1 MiB)"
                     } else {

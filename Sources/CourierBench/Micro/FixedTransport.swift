@@ -41,7 +41,7 @@ struct FixedTransport: Transport {
         // buffer; the copy is the stub's cost, as reading them is the transport's).
         let data = Data(bytes)
         let body = HTTPBody.holding(data)
-        context.wholeResponseBody?.leave(data, for: body)
+        context.bodyChannels.wholeResponse?.leave(data, for: body)
         return (head, body)
     }
 }

@@ -31,7 +31,7 @@ struct CompletionHandlerTransport: Transport {
         let (data, response) = try await session.data(for: urlRequest)
         let head = try URLSessionTransport.head(from: response)
         let responseBody = HTTPBody.holding(data)
-        context.wholeResponseBody?.leave(data, for: responseBody)
+        context.bodyChannels.wholeResponse?.leave(data, for: responseBody)
         return (head, responseBody)
     }
 }

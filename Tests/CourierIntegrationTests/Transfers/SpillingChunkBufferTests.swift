@@ -139,7 +139,7 @@ struct SpillingChunkBufferTests {
         #expect(!buffer.append(Data([9, 10, 11])), "past 10 bytes: the transfer should stop")
         #expect(!buffer.append(Data([12])))
         var read: [UInt8] = []
-        await #expect(throws: BodyReading.LimitExceeded.self) { while let chunk = try await buffer.next() { read += chunk } }
+        await #expect(throws: BodyLimitExceeded.self) { while let chunk = try await buffer.next() { read += chunk } }
         #expect(read == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], "the bytes within the limit, then the error")
     }
 
@@ -155,9 +155,9 @@ struct SpillingChunkBufferTests {
         #expect(!buffer.append(Data([7, 8, 9, 10, 11])))
         buffer.finish(throwing: nil)                    // the transfer's end comes after: ignored
         #expect(try await reader.value == [7, 8, 9, 10])
-        await #expect(throws: BodyReading.LimitExceeded.self) { _ = try await buffer.next() }
+        await #expect(throws: BodyLimitExceeded.self) { _ = try await buffer.next() }
         let second = Task { try await buffer.next() }
-        await #expect(throws: BodyReading.LimitExceeded.self) { _ = try await second.value }
+        await #expect(throws: BodyLimitExceeded.self) { _ = try await second.value }
     }
 
     #if canImport(FoundationNetworking)   // Apple platforms pause the transfer instead: nothing spills

@@ -33,7 +33,7 @@ struct HTTPBodyHoldingTests {
         let transport = MiddlewareTestTransport { _, _, context in
             let body = HTTPBody.holding(Data("whole".utf8))
             // Other bytes than the body's, so the test sees which the client used.
-            context.wholeResponseBody?.leave(Data("left".utf8), for: body)
+            context.bodyChannels.wholeResponse?.leave(Data("left".utf8), for: body)
             return (HTTPResponse(status: .ok), body)
         }
         let reading = MiddlewareTestSpy { request, body, context, next in

@@ -13,7 +13,7 @@ struct UploadActivityTests {
     /// makes it begin an activity report and `moves` times tick it, 100 ms apart, first.
     private func transport(hold: Duration, reports: Bool, moves: Int = 0) -> MiddlewareTestTransport {
         MiddlewareTestTransport { _, body, context in
-            if body != nil, reports, let activity = context.uploadActivity {
+            if body != nil, reports, let activity = context.bodyChannels.uploadActivity {
                 activity.begin()
                 for _ in 0..<moves {
                     try await Task.sleep(for: .milliseconds(100))

@@ -15,7 +15,7 @@ struct WholeResponseBodyTests {
         MiddlewareTestTransport { _, _, context in
             let returned = HTTPBody(ArraySlice(body.utf8))
             if let left {
-                context.wholeResponseBody?.leave(Data(left.utf8), for: forReturnedBody ? returned : HTTPBody("other"))
+                context.bodyChannels.wholeResponse?.leave(Data(left.utf8), for: forReturnedBody ? returned : HTTPBody("other"))
             }
             return (HTTPResponse(status: .ok), returned)
         }
@@ -25,10 +25,10 @@ struct WholeResponseBodyTests {
     func bytesLeftAreUsed() async throws {
         let offered = Locked<[Bool]>([])
         let transport = MiddlewareTestTransport { _, _, context in
-            offered.withLock { $0.append(context.wholeResponseBody != nil) }
+            offered.withLock { $0.append(context.bodyChannels.wholeResponse != nil) }
             let returned = HTTPBody(ArraySlice("streamed".utf8))
             // Different bytes from the body's, so the test sees which were used.
-            context.wholeResponseBody?.leave(Data("left".utf8), for: returned)
+            context.bodyChannels.wholeResponse?.leave(Data("left".utf8), for: returned)
             return (HTTPResponse(status: .ok), returned)
         }
         let client = MiddlewareFixtures.client(transport, [])

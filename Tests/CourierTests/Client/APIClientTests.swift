@@ -150,7 +150,7 @@ struct APIClientTests {
     func responseBodyLimitPerExchange() async throws {
         let seen = Locked<[Int?]>([])
         let transport = MiddlewareTestTransport { _, _, context in
-            seen.withLock { $0.append(context.responseBodyLimit) }
+            seen.withLock { $0.append(context.bodyChannels.responseLimit) }
             return (HTTPResponse(status: .ok, headerFields: [.contentType: "text/event-stream"]), HTTPBody("data: x\n\n"))
         }
         var configuration = APIConfiguration(baseURL: URL(string: "https://api.example.com")!)

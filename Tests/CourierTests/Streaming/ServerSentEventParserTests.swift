@@ -44,8 +44,8 @@ struct ServerSentEventParserTests {
     @Test("a line longer than the limit is refused, even when it never ends")
     func longLine() {
         let line = String(repeating: "a", count: 4096)
-        #expect(throws: ServerSentEventParser.LimitExceeded.self) { try Self.parse(["data: " + line], limit: 1024) }
-        #expect(throws: ServerSentEventParser.LimitExceeded.self) {
+        #expect(throws: BodyLimitExceeded.self) { try Self.parse(["data: " + line], limit: 1024) }
+        #expect(throws: BodyLimitExceeded.self) {
             try Self.parse(Array(repeating: String(repeating: "b", count: 100), count: 20), limit: 1024)
         }
     }
@@ -53,7 +53,7 @@ struct ServerSentEventParserTests {
     @Test("an event whose lines together pass the limit is refused")
     func largeEvent() {
         let lines = String(repeating: "data: " + String(repeating: "c", count: 100) + "\n", count: 20)
-        #expect(throws: ServerSentEventParser.LimitExceeded.self) { try Self.parse([lines + "\n"], limit: 1024) }
+        #expect(throws: BodyLimitExceeded.self) { try Self.parse([lines + "\n"], limit: 1024) }
         #expect((try? Self.parse([lines + "\n"], limit: 4096))?.count == 1)
     }
 

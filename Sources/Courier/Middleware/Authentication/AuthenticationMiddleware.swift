@@ -32,7 +32,7 @@ import OpenAPIRuntime
 /// (``RequestContext/allowsCredentials``): a request whose path is an absolute URL elsewhere (a
 /// pre-signed upload link) goes without them unless it sets
 /// ``RequestOptions/sendsCredentialsToOtherOrigins``.
-public struct AuthenticationMiddleware: Middleware {
+public struct AuthenticationMiddleware: Middleware, RoleDeclaringMiddleware {
     /// How requests are authenticated.
     public struct Credentials: Sendable {
         fileprivate enum Kind: Sendable {
@@ -129,18 +129,17 @@ public struct AuthenticationMiddleware: Middleware {
         }
     }
 
-    /// The query item's name when the credential is sent in the query (``Credentials/apiKey(_:queryItem:)``):
-    /// the client counts it among its ``APIConfiguration/sensitiveQueryNames``.
-    /// Whether the credentials come from a ``TokenProvider`` (a signed-in user's tokens), which
-    /// differ from user to user — unlike an app-wide API key or fixed credentials.
-    package var usesTokens: Bool {
-        if case .tokens = resolved { return true }
-        return false
-    }
-
-    package var queryItemName: String? {
-        if case .query(let name, _) = resolved { return name }
-        return nil
+    /// What the client must know of it: the query item's name when the credential is sent in
+    /// the query (``Credentials/apiKey(_:queryItem:)``), which the client counts among its
+    /// ``APIConfiguration/sensitiveQueryNames``; and whether the credentials come from a
+    /// ``TokenProvider`` (a signed-in user's tokens), which differ from user to user — unlike an
+    /// app-wide API key or fixed credentials.
+    package var role: MiddlewareRole {
+        switch resolved {
+        case .query(let name, _): return MiddlewareRole(secretQueryNames: [name])
+        case .tokens: return MiddlewareRole(addsUserCredentials: true)
+        default: return MiddlewareRole()
+        }
     }
 
     /// The refresher, when the credentials come from a ``TokenProvider``.

@@ -40,7 +40,7 @@ import OpenAPIRuntime
 /// ``Scope/requestsThatAsk`` only requests that set it to `true` are shared). A caller served
 /// by an exchange another caller started is logged at `debug` with `courier.coalesced=true`,
 /// and counted in ``joinedCount``.
-public struct CoalescingMiddleware: Middleware {
+public struct CoalescingMiddleware: Middleware, RoleDeclaringMiddleware {
     /// Which requests the middleware shares.
     public enum Scope: Sendable {
         /// Every eligible request, unless its options set
@@ -52,11 +52,11 @@ public struct CoalescingMiddleware: Middleware {
     }
 
     private let scope: Scope
-    /// Whether it joins every eligible request (``Scope/everyEligibleRequest``), not only those
-    /// that ask.
-    package var joinsEveryEligibleRequest: Bool {
-        if case .everyEligibleRequest = scope { return true }
-        return false
+    /// What the client must know of it: it shares responses when it joins every eligible
+    /// request (``Scope/everyEligibleRequest``), not only those that ask.
+    package var role: MiddlewareRole {
+        if case .everyEligibleRequest = scope { return MiddlewareRole(sharesResponses: true) }
+        return MiddlewareRole()
     }
     private let exchanges = InFlightExchanges()
 

@@ -42,7 +42,7 @@ import OpenAPIRuntime
 /// ``RequestOptions/sendsCredentialsToOtherOrigins``); headers added here are removed when a
 /// redirect leaves that origin, and ``Scope/credentials`` headers are redacted in logs too. As
 /// headers, an item whose value is `nil` is left out, as it is in the query.
-public struct BaseParametersMiddleware: Middleware {
+public struct BaseParametersMiddleware: Middleware, RoleDeclaringMiddleware {
     /// Where the parameters go.
     public struct Placement: Sendable, Hashable {
         fileprivate enum Kind: Hashable { case query, body, headers }
@@ -72,13 +72,15 @@ public struct BaseParametersMiddleware: Middleware {
     public let placement: Placement
     /// Which requests get them.
     public let scope: Scope
-    /// Whether it adds a signed-in user's fields (``Scope/credentials``), in any placement: a
-    /// cache or coalescer above it would not see them.
-    package var addsCredentials: Bool { scope == .credentials }
-    /// The names of fixed credentials it puts in the query or the body, which the client adds to
-    /// its ``APIConfiguration/sensitiveQueryNames``; empty for parameters computed per request
-    /// (their names are known only when they are) and for headers.
-    package let secretQueryNames: [String]
+    /// What the client must know of it: whether it adds a signed-in user's fields
+    /// (``Scope/credentials``), in any placement — a cache or coalescer above it would not see
+    /// them; and the names of fixed credentials it puts in the query or the body, which the
+    /// client adds to its ``APIConfiguration/sensitiveQueryNames`` (none for parameters computed
+    /// per request, whose names are known only when they are, nor for headers).
+    package var role: MiddlewareRole {
+        MiddlewareRole(secretQueryNames: Set(secretQueryNames), addsUserCredentials: scope == .credentials)
+    }
+    private let secretQueryNames: [String]
     private let parameters: @Sendable () async throws -> [URLQueryItem]
 
     /// Creates the middleware with parameters computed for each request.
