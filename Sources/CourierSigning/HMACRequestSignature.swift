@@ -1,4 +1,4 @@
-import Courier
+public import Courier
 import Crypto
 public import Foundation
 public import HTTPTypes
@@ -35,19 +35,19 @@ public struct HMACRequestSignature: Sendable {
     public var keyIDHeader: String
     /// Headers signed besides `host` and the timestamp (when present in the request).
     public var signedHeaders: [String]
-    /// The clock for the timestamp (tests inject a fixed one).
-    public var now: @Sendable () -> Date
+    /// Where the timestamp's time comes from (tests inject a `ManualClock`).
+    public var clock: any TimeSource
 
     /// Creates a signature scheme.
     public init(secret: Data, keyID: String? = nil, signatureHeader: String = "X-Signature", timestampHeader: String? = "X-Timestamp",
-                keyIDHeader: String = "X-Key-Id", signedHeaders: [String] = ["content-type"], now: @escaping @Sendable () -> Date = { Date() }) {
+                keyIDHeader: String = "X-Key-Id", signedHeaders: [String] = ["content-type"], clock: any TimeSource = .system) {
         self.secret = secret
         self.keyID = keyID
         self.signatureHeader = signatureHeader
         self.timestampHeader = timestampHeader
         self.keyIDHeader = keyIDHeader
         self.signedHeaders = signedHeaders
-        self.now = now
+        self.clock = clock
     }
 
     /// The canonical request text for `request` with body bytes `body` (`nil`: not readable).
@@ -80,7 +80,7 @@ public struct HMACRequestSignature: Sendable {
 
     func sign(_ request: inout HTTPRequest, body: Data?) throws {
         if let timestampHeader {
-            let field = try HeaderValidation.field(name: timestampHeader, value: String(Int(now().timeIntervalSince1970)))
+            let field = try HeaderValidation.field(name: timestampHeader, value: String(Int(clock.now().timeIntervalSince1970)))
             request.headerFields[field.name] = field.value
         }
         if let keyID {

@@ -104,7 +104,7 @@ import Testing
     @Test func hmacKnownAnswerOverTheCanonicalRequest() async throws {
         let stub = StubTransport()
         stub.on(.post, "/orders", .status(200))
-        let scheme = HMACRequestSignature(secret: Data("s3cret".utf8), now: { Date(timeIntervalSince1970: 1_700_000_000) })
+        let scheme = HMACRequestSignature(secret: Data("s3cret".utf8), clock: ManualClock())
         let client = client(stub, .hmacSHA256(scheme))
         try await client.send(request(.post, "/orders?b=two%20words&a=1", body: .data(Data(#"{"item":"book"}"#.utf8), contentType: "application/json")))
         let sent = try #require(stub.requests.last)
@@ -141,7 +141,7 @@ import Testing
         let hmacStub = StubTransport()
         hmacStub.on(.post, "/orders", StubResponse(status: 303, headers: [.location: "/v1/receipts/1"]))
         hmacStub.on(.get, "/receipts/1", .status(200))
-        let scheme = HMACRequestSignature(secret: Data("s3cret".utf8), now: { Date(timeIntervalSince1970: 1_700_000_000) })
+        let scheme = HMACRequestSignature(secret: Data("s3cret".utf8), clock: ManualClock())
         try await client(hmacStub, .hmacSHA256(scheme)).send(request(.post, "/orders", body: .data(Data("{}".utf8), contentType: "application/json")))
         let hop = try #require(hmacStub.requests.last)
         #expect(hop.request.method == .get)

@@ -96,7 +96,8 @@ public struct CachingMiddleware: Middleware, RoleDeclaringMiddleware {
     public let staleResponses: StaleResponses
     /// The cap of a heuristic lifetime, in seconds.
     let maxHeuristicSeconds: TimeInterval
-    let now: @Sendable () -> Date
+    /// Where the time comes from.
+    let clock: any TimeSource
     private let backgroundRevalidations = Locked(Set<HTTPCacheKey>())
 
     /// Creates the cache middleware.
@@ -109,22 +110,17 @@ public struct CachingMiddleware: Middleware, RoleDeclaringMiddleware {
     ///   - staleResponses: the RFC 5861 behaviours to honour; none by default.
     ///   - maxHeuristicLifetime: the longest lifetime given to a response with `Last-Modified`
     ///     and no explicit freshness (default one day); `.zero` turns heuristics off.
+    ///   - clock: where the time comes from, for ages and freshness (tests inject a
+    ///     `ManualClock`).
     public init(store: any HTTPCacheStore = MemoryCacheStore(), namespace: String = "default", policy: CachePolicy = .useProtocol,
-                staleResponses: StaleResponses = [], maxHeuristicLifetime: Duration = .seconds(86_400)) {
-        self.init(store: store, namespace: namespace, policy: policy, staleResponses: staleResponses,
-                  maxHeuristicLifetime: maxHeuristicLifetime, now: { Date() })
-    }
-
-    /// The same, with a clock of the test's own.
-    package init(store: any HTTPCacheStore, namespace: String = "default", policy: CachePolicy = .useProtocol,
-                 staleResponses: StaleResponses = [], maxHeuristicLifetime: Duration = .seconds(86_400),
-                 now: @escaping @Sendable () -> Date) {
+                staleResponses: StaleResponses = [], maxHeuristicLifetime: Duration = .seconds(86_400),
+                clock: any TimeSource = .system) {
         self.store = store
         self.namespace = namespace
         self.policy = policy
         self.staleResponses = staleResponses
         self.maxHeuristicSeconds = max(0, maxHeuristicLifetime.secondsValue)
-        self.now = now
+        self.clock = clock
         self.invalidations = CacheInvalidations()
     }
 
@@ -163,7 +159,7 @@ public struct CachingMiddleware: Middleware, RoleDeclaringMiddleware {
                                    replacesEntry: policy == .reloadIgnoringCache, next: next)
         }
         let responseControl = CacheControl(stored.response.headerFields)
-        let freshness = CacheFreshness(of: stored, cacheControl: responseControl, now: now(), maxHeuristicLifetime: maxHeuristicSeconds)
+        let freshness = CacheFreshness(of: stored, cacheControl: responseControl, now: clock.now(), maxHeuristicLifetime: maxHeuristicSeconds)
         switch policy {
         case .returnCacheElseLoad, .returnCacheDontLoad:
             return serve(stored, freshness: freshness, outcome: freshness.isFresh ? .hit : .stale, context: context)
@@ -214,7 +210,7 @@ public struct CachingMiddleware: Middleware, RoleDeclaringMiddleware {
         watched.redirectWatches.append(redirects)
         let cookies = CookieWatch()
         watched.cookieWatches.append(cookies)
-        let requestDate = now()
+        let requestDate = clock.now()
         let head: HTTPResponse
         let responseBody: HTTPBody?
         do {
@@ -226,7 +222,7 @@ public struct CachingMiddleware: Middleware, RoleDeclaringMiddleware {
             }
             throw error
         }
-        let responseDate = now()
+        let responseDate = clock.now()
         // Whether the answer is for the cookies the key holds: the jar added exactly those (a
         // login or logout that landed while the request was under way changes them), and no
         // transport added cookies of its own store, which no key can tell apart.
@@ -332,7 +328,7 @@ public struct CachingMiddleware: Middleware, RoleDeclaringMiddleware {
         // The caller has its answer; the refresh gets a deadline of its own.
         context.deadline = ContinuousClock.now.advanced(by: context.timeout)
         let control = CacheControl(stored.response.headerFields)
-        let freshness = CacheFreshness(of: stored, cacheControl: control, now: now(), maxHeuristicLifetime: maxHeuristicSeconds)
+        let freshness = CacheFreshness(of: stored, cacheControl: control, now: clock.now(), maxHeuristicLifetime: maxHeuristicSeconds)
         let middleware = self
         Task {
             defer { _ = middleware.backgroundRevalidations.withLock { $0.remove(key) } }

@@ -71,6 +71,8 @@ public final class DiskCacheStore: HTTPCacheStore {
     /// Temporary files older than this are leftovers of a crashed writer.
     private static let temporaryFileLifetime: TimeInterval = 60
     private static let queue = DispatchQueue(label: "Courier.DiskCacheStore", qos: .utility, attributes: .concurrent)
+    /// Where the time comes from.
+    private let clock: any TimeSource
 
     /// Creates a store in `directory`, which is created (mode `0700`) at the first write, or
     /// the first read of ``purgeCount``, if it does not exist. Entries already in it are used —
@@ -86,8 +88,11 @@ public final class DiskCacheStore: HTTPCacheStore {
     ///   - directory: a file URL of a directory for this cache alone (other files in it are
     ///     left alone but not counted).
     ///   - maxBytes: the most bytes the entry files may take together (default 50 MiB).
-    public init(directory: URL, maxBytes: Int = 50 << 20) {
+    ///   - clock: where the time comes from, for the age of abandoned temporary files (tests
+    ///     inject a `ManualClock`).
+    public init(directory: URL, maxBytes: Int = 50 << 20, clock: any TimeSource = .system) {
         self.directory = directory
+        self.clock = clock
         self.maxBytes = max(0, maxBytes)
         var path = directory.path
         while path.count > 1, path.hasSuffix("/") { path.removeLast() }
@@ -273,7 +278,7 @@ public final class DiskCacheStore: HTTPCacheStore {
         }) else { return }
         defer { evicting.withLock { $0 = false } }
 
-        let now = Date()
+        let now = clock.now()
         var entries: [DiskCacheDirectory.File] = []
         var total = 0
         for file in files.scan() {

@@ -51,7 +51,7 @@ public final class CookieJar: Sendable {
     public var fileURL: URL? { writer?.file.url }
 
     private let store: Locked<CookieStore>
-    private let clock: any MiddlewareClock
+    private let clock: any TimeSource
     private let logger: Logger
     /// Writes the cookies to the jar's file, if it has one, off the caller's thread.
     private let writer: CookieFileWriter?
@@ -68,7 +68,7 @@ public final class CookieJar: Sendable {
     ///   - logger: where refused cookies (at `debug`) and file problems (at `warning`) are reported.
     public init(
         limits: Limits = Limits(), publicSuffixes: PublicSuffixList = .full,
-        clock: any MiddlewareClock = .system, logger: Logger = APIConfiguration.silentLogger
+        clock: any TimeSource = .system, logger: Logger = APIConfiguration.silentLogger
     ) {
         self.limits = limits
         self.publicSuffixes = publicSuffixes
@@ -107,7 +107,7 @@ public final class CookieJar: Sendable {
     ///   - logger: where refused cookies (at `debug`) and file problems (at `warning`) are reported.
     public convenience init(
         persistingTo file: URL, persistsSessionCookies: Bool = false, limits: Limits = Limits(),
-        publicSuffixes: PublicSuffixList = .full, clock: any MiddlewareClock = .system,
+        publicSuffixes: PublicSuffixList = .full, clock: any TimeSource = .system,
         logger: Logger = APIConfiguration.silentLogger
     ) {
         self.init(file: CookieFile(url: file, limits: limits), persistsSessionCookies: persistsSessionCookies,
@@ -116,7 +116,7 @@ public final class CookieJar: Sendable {
 
     init(
         file: CookieFile, persistsSessionCookies: Bool, limits: Limits, publicSuffixes: PublicSuffixList,
-        clock: any MiddlewareClock, logger: Logger
+        clock: any TimeSource, logger: Logger
     ) {
         self.limits = limits
         self.publicSuffixes = publicSuffixes

@@ -65,33 +65,3 @@ public struct ByteStream: AsyncSequence, Sendable {
         return data
     }
 }
-
-extension APIClient {
-    /// Sends a request and returns its body as an async sequence of chunks, as they arrive.
-    ///
-    /// For large or endless responses: nothing is held in memory but the chunk in hand. The
-    /// status is checked before this returns (an unacceptable one throws
-    /// ``APIError/Kind/httpError``).
-    ///
-    /// ```swift
-    /// let stream = try await client.bytes(for: Request<Data>(path: "/logs/tail"))
-    /// for try await chunk in stream {
-    ///     handle(chunk)
-    /// }
-    /// ```
-    ///
-    /// As with downloads, the client-wide ``APIConfiguration/maxResponseSize`` does not apply,
-    /// the request's own ``RequestOptions/maxResponseSize`` does. The request's timeout covers
-    /// the whole stream: give endless streams a long one.
-    public func bytes<R: APIRequest>(for request: R) async throws -> ByteStream {
-        let opened = try await open(request, limitsWholeBody: true)
-        let (head, body, summary) = (opened.response, opened.body, opened.summary)
-        let limit = opened.options.maxResponseSize
-        let expected = BodyReading.expectedLength(of: body, head: head)
-        if let limit, let expected, expected > Int64(limit) {
-            throw APIError.resourceTooLarge(request: summary, limit: limit)
-        }
-        return ByteStream(response: head, request: summary, expectedLength: expected, body: body, limit: limit,
-                          timeout: opened.timeout)
-    }
-}

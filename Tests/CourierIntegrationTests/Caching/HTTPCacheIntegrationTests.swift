@@ -1,5 +1,6 @@
 import Courier
 import CourierTestServer
+import CourierTesting
 import Foundation
 import HTTPTypes
 import Testing
@@ -19,26 +20,20 @@ struct HTTPCacheIntegrationTests {
         var failed: Int
     }
 
-    /// A wall clock the test moves (the server's `Date` is real; the cache's "now" starts at it).
-    /// It starts an hour behind the server's clock, so the `Date` the server sends never makes a
-    /// response look older than the time the test let pass.
-    final class Clock: Sendable {
-        private let time = Locked(Date().addingTimeInterval(-3600))
-        var now: Date { time.current }
-        func advance(by seconds: TimeInterval) { time.withLock { $0 = $0.addingTimeInterval(seconds) } }
-    }
-
     /// Everything one test needs: the server, a cached client, a plain client for the stats.
     struct Fixture {
         let server: TestServer
         let kind: TransportKind
-        let clock = Clock()
+        /// The cache's wall clock, which the test moves (the server's `Date` is real). It starts
+        /// an hour behind the server's clock, so the `Date` the server sends never makes a
+        /// response look older than the time the test let pass.
+        let clock = ManualClock(now: Date().addingTimeInterval(-3600))
         let key: String
 
         func cache(_ store: any HTTPCacheStore = MemoryCacheStore(), namespace: String = "default",
                    stale: CachingMiddleware.StaleResponses = []) -> CachingMiddleware {
             let clock = self.clock
-            return CachingMiddleware(store: store, namespace: namespace, staleResponses: stale, now: { clock.now })
+            return CachingMiddleware(store: store, namespace: namespace, staleResponses: stale, clock: clock)
         }
 
         func client(_ middleware: [any Middleware], configure: (inout APIConfiguration) -> Void = { _ in }) -> APIClient {

@@ -10,7 +10,7 @@ import Testing
 /// found again from a cache file by hashing guesses.
 @Suite("Cache digests")
 struct CacheDigestTests: CachingTestBed {
-    let clock = CacheTestClock()
+    let clock = ManualClock()
 
     @Test("HMAC-SHA-256: RFC 4231 test cases 1, 2 and 6 (a key longer than a block)")
     func rfc4231() {

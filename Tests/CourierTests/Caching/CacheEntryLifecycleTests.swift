@@ -10,7 +10,7 @@ import Testing
 /// purge by URL.
 @Suite("CachingMiddleware: a stored entry's life")
 struct CacheEntryLifecycleTests: CachingTestBed {
-    let clock = CacheTestClock()
+    let clock = ManualClock()
 
     @Test("a 304 from another origin a redirect led to never refreshes the stored entry: the request is sent again without validators")
     func redirected304() async throws {
@@ -39,7 +39,7 @@ struct CacheEntryLifecycleTests: CachingTestBed {
         let clock = self.clock
         let origin = CacheOrigin { _, call in
             call == 1
-                ? (.ok, [(.date, CacheFreshnessTests.httpDate(clock.now)), (.cacheControl, "max-age=60"), (.eTag, "\"a\"")], "body")
+                ? (.ok, [(.date, CacheFreshnessTests.httpDate(clock.now())), (.cacheControl, "max-age=60"), (.eTag, "\"a\"")], "body")
                 : (.notModified, [(.eTag, "\"a\""), (.cacheControl, "max-age=60")], "")
         }
         let client = MiddlewareFixtures.client(origin.transport, [cache()])

@@ -2,13 +2,14 @@ import Courier
 import Foundation
 import HTTPTypes
 import Testing
+import CourierTesting
 
 /// The purge helpers (`removeEntries(for:)`, `removeEntries(withURLPrefix:)`) find the entries
 /// the middleware stored under the request's own spelling of a URL, however the app writes it:
 /// host case, the scheme's default port written out, percent-encoded path values.
 @Suite("HTTPCacheStore purge helpers: one spelling of a URL on both sides")
 struct CachePurgeSpellingTests: CachingTestBed {
-    let clock = CacheTestClock()
+    let clock = ManualClock()
 
     /// A client of `https://API.example.com:443` (the host in capitals, the default port written
     /// out, as a configuration may hold it) whose cache keeps its entries in `store`.

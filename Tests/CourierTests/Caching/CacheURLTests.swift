@@ -2,10 +2,11 @@
 import Foundation
 import HTTPTypes
 import Testing
+import CourierTesting
 
 @Suite("CacheURL: the one spelling of a URL in cache keys and purges")
 struct CacheURLTests: CachingTestBed {
-    let clock = CacheTestClock()
+    let clock = ManualClock()
 
     @Test("equivalent spellings (RFC 3986 §6.2.2–6.2.3) become one",
           arguments: [

@@ -11,7 +11,7 @@ import Testing
 /// overwrite a newer answer; and what a request that follows no redirect may leave there.
 @Suite("CachingMiddleware: responses that arrive after the store changed, and unfollowed redirects")
 struct CachingMiddlewareConcurrencyTests: CachingTestBed {
-    let clock = CacheTestClock()
+    let clock = ManualClock()
 
     /// A gate a test opens: the origin's answers wait for it.
     final class Gate: Sendable {

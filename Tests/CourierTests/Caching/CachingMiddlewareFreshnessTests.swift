@@ -7,7 +7,7 @@ import Testing
 
 @Suite("CachingMiddleware: freshness, request directives, policies and stale responses (RFC 9111 §4.2, RFC 5861)")
 struct CachingMiddlewareFreshnessTests: CachingTestBed {
-    let clock = CacheTestClock()
+    let clock = ManualClock()
 
     // MARK: Freshness
 

@@ -7,7 +7,7 @@ import Testing
 
 @Suite("CachingMiddleware: keys and Vary (RFC 9111 §4.1)")
 struct CachingMiddlewareKeyTests: CachingTestBed {
-    let clock = CacheTestClock()
+    let clock = ManualClock()
 
     // MARK: Keys
 

@@ -7,7 +7,7 @@ import Testing
 
 @Suite("CachingMiddleware: what is stored, invalidation, and requests it leaves alone (RFC 9111 §3, §4.4)")
 struct CachingMiddlewareStorageTests: CachingTestBed {
-    let clock = CacheTestClock()
+    let clock = ManualClock()
 
     // MARK: What is stored
 

@@ -90,11 +90,11 @@ struct CachingPipelineTests {
     func retriesAroundCache() async throws {
         let failing = Locked(false)
         let origin = Origin { _, call in failing.current ? (.serviceUnavailable, "", "down") : (.ok, "max-age=0, stale-if-error=600", "v\(call)") }
-        let clock = Locked(Date())
-        let cache = CachingMiddleware(store: MemoryCacheStore(), staleResponses: .ifError, now: { clock.current })
-        let client = MiddlewareFixtures.client(origin.transport, [RetryMiddleware(clock: TestMiddlewareClock()), cache])
+        let clock = ManualClock(now: Date())
+        let cache = CachingMiddleware(store: MemoryCacheStore(), staleResponses: .ifError, clock: clock)
+        let client = MiddlewareFixtures.client(origin.transport, [RetryMiddleware(clock: ManualClock()), cache])
         #expect(try await client.send(MiddlewareFixtures.text(.get, "/x")) == "v1")
-        clock.withLock { $0 = $0.addingTimeInterval(5) }
+        clock.advance(by: 5)
         failing.withLock { $0 = true }
         let stale = try await client.response(for: MiddlewareFixtures.text(.get, "/x"))
         #expect(stale.value == "v1")

@@ -9,7 +9,7 @@ import Testing
 /// to the context — are never stored, on disk or in memory, nor handed back on a hit or a `304`.
 @Suite("CachingMiddleware: configured secret response fields are not stored")
 struct CachingSensitiveFieldsTests: CachingTestBed {
-    let clock = CacheTestClock()
+    let clock = ManualClock()
     static let sessionToken = HTTPField.Name("X-Device-Binding")!   // no name fragment Courier calls secret
     static let rotated = HTTPField.Name("X-Rotated")!
 

@@ -32,24 +32,17 @@ final class CacheOrigin: Sendable {
     }
 }
 
-/// A wall clock the test moves.
-final class CacheTestClock: Sendable {
-    private let time = Locked(Date(timeIntervalSince1970: 1_700_000_000))
-    var now: Date { time.current }
-    func advance(by seconds: TimeInterval) { time.withLock { $0 = $0.addingTimeInterval(seconds) } }
-}
-
 /// What the cache middleware suites share: a clock the test moves, and a cache, client and
 /// request built around it.
 protocol CachingTestBed {
-    var clock: CacheTestClock { get }
+    var clock: ManualClock { get }
 }
 
 extension CachingTestBed {
     func cache(_ store: any HTTPCacheStore = MemoryCacheStore(), namespace: String = "default", policy: CachePolicy = .useProtocol,
                stale: CachingMiddleware.StaleResponses = []) -> CachingMiddleware {
         let clock = self.clock
-        return CachingMiddleware(store: store, namespace: namespace, policy: policy, staleResponses: stale, now: { clock.now })
+        return CachingMiddleware(store: store, namespace: namespace, policy: policy, staleResponses: stale, clock: clock)
     }
 
     func client(_ origin: CacheOrigin, _ middleware: [any Middleware]) -> APIClient {
@@ -61,6 +54,6 @@ extension CachingTestBed {
     }
 
     func date(_ offset: TimeInterval = 0) -> String {
-        CacheFreshnessTests.httpDate(clock.now.addingTimeInterval(offset))
+        CacheFreshnessTests.httpDate(clock.now().addingTimeInterval(offset))
     }
 }

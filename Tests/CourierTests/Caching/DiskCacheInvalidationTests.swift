@@ -2,13 +2,14 @@
 import Foundation
 import HTTPTypes
 import Testing
+import CourierTesting
 
 /// A successful unsafe request (RFC 9111 §4.4) removes what the store holds for its URLs. On
 /// disk that must not mean opening every entry: a cache of thousands of files would read them
 /// all at each `POST`.
 @Suite("DiskCacheStore: invalidation by URL")
 struct DiskCacheInvalidationTests: DiskCacheTestBed, CachingTestBed {
-    let clock = CacheTestClock()
+    let clock = ManualClock()
 
     @Test("a successful POST removes its URL's entries, for every credential, without opening the files of other URLs")
     func postReadsOnlyItsURL() async throws {

@@ -1,6 +1,7 @@
 @testable import Courier
 import Foundation
 import Testing
+import CourierTesting
 
 @Suite("Cookie jar: Expires and Max-Age")
 struct CookieExpiryTests {
@@ -8,7 +9,7 @@ struct CookieExpiryTests {
 
     @Test("Max-Age counts from now and the cookie stops being sent when it passes")
     func maxAge() {
-        let clock = CookieTestClock()
+        let clock = ManualClock(now: Date(timeIntervalSince1970: 1_800_000_000))
         let jar = CookieJar(clock: clock)
         jar.receive(["a=1; Max-Age=60"], from: url)
         clock.advance(by: 59)
@@ -20,7 +21,7 @@ struct CookieExpiryTests {
 
     @Test("Max-Age wins over Expires, whatever their order")
     func maxAgeWins() throws {
-        let clock = CookieTestClock()
+        let clock = ManualClock(now: Date(timeIntervalSince1970: 1_800_000_000))
         let jar = CookieJar(clock: clock)
         jar.receive(["a=1; Max-Age=10; Expires=Fri, 01 Jan 2100 00:00:00 GMT"], from: url)
         jar.receive(["b=1; Expires=Fri, 01 Jan 2100 00:00:00 GMT; Max-Age=10"], from: url)
@@ -31,7 +32,7 @@ struct CookieExpiryTests {
 
     @Test("Expires in the future is kept; in the past the cookie is not stored")
     func expires() throws {
-        let clock = CookieTestClock(Date(timeIntervalSince1970: 1_445_000_000))
+        let clock = ManualClock(now: Date(timeIntervalSince1970: 1_445_000_000))
         let jar = CookieJar(clock: clock)
         jar.receive(["a=1; Expires=Wed, 21 Oct 2015 07:28:00 GMT"], from: url)
         #expect(try #require(jar.cookies.first).expiresAt == Date(timeIntervalSince1970: 1_445_412_480))
@@ -49,7 +50,7 @@ struct CookieExpiryTests {
 
     @Test("huge Max-Age and far Expires are cut to 400 days, with no overflow")
     func capped() throws {
-        let clock = CookieTestClock()
+        let clock = ManualClock(now: Date(timeIntervalSince1970: 1_800_000_000))
         let jar = CookieJar(clock: clock)
         jar.receive(["a=1; Max-Age=99999999999999999999999999", "b=1; Expires=Fri, 31 Dec 9999 23:59:59 GMT", "c=1; Max-Age=9223372036854775807"], from: url)
         let limit = clock.now().addingTimeInterval(400 * 86_400)
@@ -59,7 +60,7 @@ struct CookieExpiryTests {
 
     @Test("a session cookie has no expiry and lives as long as the jar")
     func session() throws {
-        let clock = CookieTestClock()
+        let clock = ManualClock(now: Date(timeIntervalSince1970: 1_800_000_000))
         let jar = CookieJar(clock: clock)
         jar.receive(["a=1"], from: url)
         clock.advance(by: 10 * 365 * 86_400)

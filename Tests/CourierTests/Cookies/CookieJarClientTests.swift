@@ -93,7 +93,7 @@ struct CookieJarClientTests {
 
     @Test("retries go through the jar again: a cookie set by the failed attempt is sent on the retry")
     func retries() async throws {
-        let (client, stub) = client(middleware: [RetryMiddleware(policy: RetryPolicy(maxAttempts: 2, initialDelay: .zero), clock: CookieTestClock())])
+        let (client, stub) = client(middleware: [RetryMiddleware(policy: RetryPolicy(maxAttempts: 2, initialDelay: .zero), clock: ManualClock(now: Date(timeIntervalSince1970: 1_800_000_000)))])
         stub.on(.get, "/flaky", [setCookies("attempt=1", status: 503), .text("ok")])
         _ = try await client.data(for: Request<Data>(path: "/flaky"))
         #expect(stub.requests.count == 2)

@@ -3,6 +3,7 @@ import Foundation
 import InMemoryLogging
 import Logging
 import Testing
+import CourierTesting
 
 @Suite("Cookie jar: persistence")
 struct CookieJarFileTests {
@@ -10,7 +11,7 @@ struct CookieJarFileTests {
     func roundTrip() throws {
         let file = try temporaryCookieFile()
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
-        let clock = CookieTestClock()
+        let clock = ManualClock(now: Date(timeIntervalSince1970: 1_800_000_000))
         let jar = CookieJar(persistingTo: file, clock: clock)
         jar.receive(["p=1; Max-Age=3600; Secure; HttpOnly; SameSite=Lax; Domain=example.com; Path=/api", "s=1"], from: "https://www.example.com/")
         jar.flush()
@@ -28,7 +29,7 @@ struct CookieJarFileTests {
     func prefixRulesOnLoad() throws {
         let file = try temporaryCookieFile()
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
-        let clock = CookieTestClock()
+        let clock = ManualClock(now: Date(timeIntervalSince1970: 1_800_000_000))
         let jar = CookieJar(persistingTo: file, clock: clock)
         jar.receive(["xxHost-b=1; Max-Age=3600; Domain=example.com; Path=/", "xxSecure-a=1; Max-Age=3600", "kept=1; Max-Age=3600"],
                     from: "http://www.example.com/")
@@ -82,7 +83,7 @@ struct CookieJarFileTests {
     func expiredOnLoad() throws {
         let file = try temporaryCookieFile()
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
-        let clock = CookieTestClock()
+        let clock = ManualClock(now: Date(timeIntervalSince1970: 1_800_000_000))
         let jar = CookieJar(persistingTo: file, clock: clock)
         jar.receive(["a=1; Max-Age=10", "b=1; Max-Age=1000"], from: "https://example.com/")
         jar.flush()

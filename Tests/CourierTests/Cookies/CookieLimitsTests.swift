@@ -1,12 +1,13 @@
 @testable import Courier
 import Foundation
 import Testing
+import CourierTesting
 
 @Suite("Cookie jar: bounds against hostile servers")
 struct CookieLimitsTests {
     @Test("a site cannot hold more than 180 cookies: the least recently used go first")
     func perSite() {
-        let clock = CookieTestClock()
+        let clock = ManualClock(now: Date(timeIntervalSince1970: 1_800_000_000))
         let jar = CookieJar(clock: clock)
         for index in 0..<500 {
             clock.advance(by: 1)
@@ -19,7 +20,7 @@ struct CookieLimitsTests {
 
     @Test("a recently sent cookie survives eviction")
     func lruKeepsUsed() {
-        let clock = CookieTestClock()
+        let clock = ManualClock(now: Date(timeIntervalSince1970: 1_800_000_000))
         let jar = CookieJar(limits: .init(maxCookiesPerSite: 3), clock: clock)
         jar.receive(["keep=1"], from: "https://example.com/")
         for index in 0..<10 {

@@ -1,6 +1,7 @@
 @testable import Courier
 import Foundation
 import Testing
+import CourierTesting
 
 @Suite("Cookie jar: domain, path and Secure (RFC 6265 §5.1.3, §5.1.4, §5.4)")
 struct CookieMatchingTests {
@@ -98,7 +99,7 @@ struct CookieMatchingTests {
 
     @Test("equal path lengths go oldest first")
     func creationOrder() {
-        let clock = CookieTestClock()
+        let clock = ManualClock(now: Date(timeIntervalSince1970: 1_800_000_000))
         let jar = CookieJar(clock: clock)
         jar.receive(["b=1"], from: "https://example.com/")
         clock.advance(by: 1)
@@ -164,7 +165,7 @@ struct CookieMatchingTests {
 
     @Test("the same name, domain and path replaces the value and keeps the creation time")
     func replacement() throws {
-        let clock = CookieTestClock()
+        let clock = ManualClock(now: Date(timeIntervalSince1970: 1_800_000_000))
         let jar = CookieJar(clock: clock)
         jar.receive(["a=1"], from: "https://example.com/")
         let created = try #require(jar.cookies.first).createdAt

@@ -1,6 +1,7 @@
 @testable import Courier
 import Foundation
 import Testing
+import CourierTesting
 
 /// Cookie tossing: a tenant of a shared hosting domain sets a cookie for the shared domain, and
 /// the jar sends it to every other tenant (a session fixed by the first for the second). The
@@ -26,7 +27,7 @@ struct CookieTenantTests {
 
     @Test("a tenant's own cookies still work: host-only, and for its own name and below")
     func tenantsOwnCookies() {
-        let clock = CookieTestClock()
+        let clock = ManualClock(now: Date(timeIntervalSince1970: 1_800_000_000))
         let jar = CookieJar(clock: clock)
         #expect(jar.receive(["a=1"], from: "https://bucket-a.s3.amazonaws.com/") == 1)
         clock.advance(by: 1)   // a is older, so it goes first

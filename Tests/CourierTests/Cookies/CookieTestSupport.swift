@@ -3,15 +3,6 @@ import Foundation
 import InMemoryLogging
 import Logging
 
-/// A wall clock the cookie tests set and advance by hand.
-final class CookieTestClock: MiddlewareClock {
-    private let time: Locked<Date>
-    init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) { time = Locked(start) }
-    func sleep(for duration: Duration) async throws {}
-    func now() -> Date { time.current }
-    func advance(by seconds: TimeInterval) { time.withLock { $0 += seconds } }
-}
-
 extension CookieJar {
     /// Stores `lines` as if the response to `url` had them, and returns the `Cookie` header a
     /// request to `next` (default: `url`) would carry.

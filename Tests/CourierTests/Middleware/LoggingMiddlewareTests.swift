@@ -69,7 +69,7 @@ import Testing
         let (logger, handler) = logger(.info)
         let stub = StubTransport()
         stub.on(.get, "/items", [.status(503), .text("ok")])
-        let retry = RetryMiddleware(policy: RetryPolicy(jitter: .none), budget: .unlimited, clock: TestMiddlewareClock())
+        let retry = RetryMiddleware(policy: RetryPolicy(jitter: .none), budget: .unlimited, clock: ManualClock())
         let client = F.client(stub, [retry, LoggingMiddleware(logger: logger, level: .info)])
         _ = try await client.send(F.text(.get, "/items"))
         let entries = handler.entries.filter { $0.level == .info }

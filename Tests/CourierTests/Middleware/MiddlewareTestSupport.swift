@@ -4,23 +4,6 @@ import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 
-/// A retry clock that records each wait and returns at once, at a fixed wall-clock time.
-final class TestMiddlewareClock: MiddlewareClock {
-    private let time: Locked<Date>
-    private let recorded = Locked<[Duration]>([])
-
-    init(now: Date = Date(timeIntervalSince1970: 1_700_000_000)) { self.time = Locked(now) }
-
-    var delays: [Duration] { recorded.current }
-    func sleep(for duration: Duration) async throws {
-        try Task.checkCancellation()
-        recorded.withLock { $0.append(duration) }
-    }
-    func now() -> Date { time.current }
-    /// Moves the clock forward.
-    func advance(by seconds: TimeInterval) { time.withLock { $0 = $0.addingTimeInterval(seconds) } }
-}
-
 /// A transport made of a closure, for tests that need bodies the stub cannot make.
 struct MiddlewareTestTransport: Transport {
     let handler: @Sendable (HTTPRequest, HTTPBody?, RequestContext) async throws -> (HTTPResponse, HTTPBody?)

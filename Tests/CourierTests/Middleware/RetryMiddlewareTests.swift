@@ -8,7 +8,7 @@ import Testing
 @Suite struct RetryMiddlewareTests {
     private typealias F = MiddlewareFixtures
 
-    private func retry(_ policy: RetryPolicy = RetryPolicy(jitter: .none), clock: TestMiddlewareClock,
+    private func retry(_ policy: RetryPolicy = RetryPolicy(jitter: .none), clock: ManualClock,
                        budget: RetryBudget = .unlimited) -> RetryMiddleware {
         RetryMiddleware(policy: policy, budget: budget, clock: clock)
     }
@@ -16,18 +16,18 @@ import Testing
     @Test func retriesA503ThenReturnsTheSuccessWithEachAttemptNumbered() async throws {
         let stub = StubTransport()
         stub.on(.get, "/items", [.status(503), .status(502), .text("ok")])
-        let clock = TestMiddlewareClock()
+        let clock = ManualClock()
         let client = F.client(stub, [retry(clock: clock)])
         let text = try await client.send(F.text(.get, "/items"))
         #expect(text == "ok")
         #expect(stub.requests.map(\.attempt) == [1, 2, 3])
-        #expect(clock.delays == [.milliseconds(500), .seconds(1)])
+        #expect(clock.sleeps == [.milliseconds(500), .seconds(1)])
     }
 
     @Test func stopsAfterMaxAttemptsAndReturnsTheLastResponse() async throws {
         let stub = StubTransport()
         stub.on(.get, "/items", .status(500))
-        let clock = TestMiddlewareClock()
+        let clock = ManualClock()
         let client = F.client(stub, [retry(RetryPolicy(maxAttempts: 2, jitter: .none), clock: clock)])
         await #expect { try await client.send(F.text(.get, "/items")) } throws: { ($0 as? APIError)?.statusCode == 500 }
         #expect(stub.requests.count == 2)
@@ -36,45 +36,45 @@ import Testing
     @Test func honoursRetryAfterInSecondsAndNeverWaitsLess() async throws {
         let stub = StubTransport()
         stub.on(.get, "/items", [StubResponse.status(503).header(.retryAfter, "7"), .text("ok")])
-        let clock = TestMiddlewareClock()
+        let clock = ManualClock()
         let client = F.client(stub, [retry(clock: clock)])
         _ = try await client.send(F.text(.get, "/items"))
-        #expect(clock.delays == [.seconds(7)])
+        #expect(clock.sleeps == [.seconds(7)])
     }
 
     @Test func honoursRetryAfterAsAnHTTPDate() async throws {
-        let clock = TestMiddlewareClock(now: Date(timeIntervalSince1970: 1_700_000_000))   // Tue, 14 Nov 2023 22:13:20 GMT
+        let clock = ManualClock(now: Date(timeIntervalSince1970: 1_700_000_000))   // Tue, 14 Nov 2023 22:13:20 GMT
         let stub = StubTransport()
         stub.on(.get, "/items", [StubResponse.status(503).header(.retryAfter, "Tue, 14 Nov 2023 22:14:00 GMT"), .text("ok")])
         let client = F.client(stub, [retry(RetryPolicy(maxDelay: .seconds(300), jitter: .none), clock: clock)], timeout: .seconds(600))
         _ = try await client.send(F.text(.get, "/items"))
-        #expect(clock.delays == [.seconds(40)])
+        #expect(clock.sleeps == [.seconds(40)])
     }
 
     @Test func returnsTheResponseWhenRetryAfterExceedsTheCap() async throws {
         let stub = StubTransport()
         stub.on(.get, "/items", [StubResponse.status(503).header(.retryAfter, "120"), .text("ok")])
-        let clock = TestMiddlewareClock()
+        let clock = ManualClock()
         let client = F.client(stub, [retry(RetryPolicy(maxDelay: .seconds(30)), clock: clock)])
         await #expect { try await client.send(F.text(.get, "/items")) } throws: { ($0 as? APIError)?.statusCode == 503 }
         #expect(stub.requests.count == 1)
-        #expect(clock.delays.isEmpty)
+        #expect(clock.sleeps.isEmpty)
     }
 
     @Test func returnsTheResponseWhenRetryAfterExceedsTheDeadline() async throws {
         let stub = StubTransport()
         stub.on(.get, "/items", [StubResponse.status(503).header(.retryAfter, "10"), .text("ok")])
-        let clock = TestMiddlewareClock()
+        let clock = ManualClock()
         let client = F.client(stub, [retry(clock: clock)], timeout: .seconds(5))
         await #expect { try await client.send(F.text(.get, "/items")) } throws: { ($0 as? APIError)?.statusCode == 503 }
         #expect(stub.requests.count == 1)
-        #expect(clock.delays.isEmpty)
+        #expect(clock.sleeps.isEmpty)
     }
 
     @Test func doesNotRetryPost() async throws {
         let stub = StubTransport()
         stub.on(.post, "/items", [.status(503), .text("ok")])
-        let client = F.client(stub, [retry(clock: TestMiddlewareClock())])
+        let client = F.client(stub, [retry(clock: ManualClock())])
         await #expect(throws: APIError.self) { try await client.send(F.text(.post, "/items", body: .data(Data("x".utf8), contentType: "text/plain"))) }
         #expect(stub.requests.count == 1)
     }
@@ -83,7 +83,7 @@ import Testing
         let stub = StubTransport()
         stub.on(.post, "/keyed", [.status(503), .text("ok")])
         stub.on(.post, "/opted", [.status(503), .text("ok")])
-        let client = F.client(stub, [retry(clock: TestMiddlewareClock())])
+        let client = F.client(stub, [retry(clock: ManualClock())])
         _ = try await client.send(F.text(.post, "/keyed", headers: [HTTPField.Name("Idempotency-Key")!: "abc"]))
         _ = try await client.send(F.text(.post, "/opted", options: RequestOptions(retry: .always)))
         #expect(stub.requests.count == 4)
@@ -93,7 +93,7 @@ import Testing
     @Test func neverRetriesWhenTheRequestSaysNever() async throws {
         let stub = StubTransport()
         stub.on(.get, "/items", [.status(503), .text("ok")])
-        let client = F.client(stub, [retry(clock: TestMiddlewareClock())])
+        let client = F.client(stub, [retry(clock: ManualClock())])
         await #expect(throws: APIError.self) { try await client.send(F.text(.get, "/items", options: RequestOptions(retry: .never))) }
         #expect(stub.requests.count == 1)
     }
@@ -101,7 +101,7 @@ import Testing
     @Test func neverRetriesABodyThatCanBeSentOnlyOnce() async throws {
         let stub = StubTransport()
         stub.on(.put, "/items", [.status(503), .text("ok")])
-        let client = F.client(stub, [retry(clock: TestMiddlewareClock())])
+        let client = F.client(stub, [retry(clock: ManualClock())])
         let request = F.text(.put, "/items", body: .stream(F.singlePassBody("payload")), options: RequestOptions(retry: .always))
         await #expect(throws: APIError.self) { try await client.send(request) }
         #expect(stub.requests.count == 1)
@@ -111,7 +111,7 @@ import Testing
     @Test func resendsAReplayableBodyIdentically() async throws {
         let stub = StubTransport()
         stub.on(.put, "/items", [.status(503), .text("ok")])
-        let client = F.client(stub, [retry(clock: TestMiddlewareClock())])
+        let client = F.client(stub, [retry(clock: ManualClock())])
         _ = try await client.send(F.text(.put, "/items", body: .json(["name": "Ada"])))
         #expect(stub.requests.map(\.bodyText) == [#"{"name":"Ada"}"#, #"{"name":"Ada"}"#])
     }
@@ -119,7 +119,7 @@ import Testing
     @Test func retriesTransportFailuresOfIdempotentRequests() async throws {
         let stub = StubTransport()
         stub.on(.get, "/items", [.failure(TransportError(.connectionLost, "reset")), .text("ok")])
-        let client = F.client(stub, [retry(clock: TestMiddlewareClock())])
+        let client = F.client(stub, [retry(clock: ManualClock())])
         #expect(try await client.send(F.text(.get, "/items")) == "ok")
         #expect(stub.requests.count == 2)
     }
@@ -128,7 +128,7 @@ import Testing
         let stub = StubTransport()
         stub.on(.post, "/refused", [.failure(TransportError(.connectionFailed, "refused", requestMayHaveBeenSent: false)), .text("ok")])
         stub.on(.post, "/lost", [.failure(TransportError(.connectionLost, "reset")), .text("ok")])
-        let client = F.client(stub, [retry(clock: TestMiddlewareClock())])
+        let client = F.client(stub, [retry(clock: ManualClock())])
         #expect(try await client.send(F.text(.post, "/refused")) == "ok")
         await #expect(throws: APIError.self) { try await client.send(F.text(.post, "/lost")) }
         #expect(stub.requests(matching: "/v1/refused").count == 2)
@@ -140,7 +140,7 @@ import Testing
         let stub = StubTransport()
         stub.on(.post, "/orders", StubResponse(status: 303, headers: [.location: "/v1/orders/1"]))
         stub.on(.get, "/orders/1", [.failure(TransportError(.connectionFailed, "refused", requestMayHaveBeenSent: false)), .text("ok")])
-        let client = F.client(stub, [retry(clock: TestMiddlewareClock())])
+        let client = F.client(stub, [retry(clock: ManualClock())])
         let error = await #expect(throws: APIError.self) { try await client.send(F.text(.post, "/orders", body: .data(Data("{}".utf8), contentType: "application/json"))) }
         #expect(error?.kind == .network, "\(String(describing: error))")
         #expect(stub.requests(matching: "/v1/orders").count == 1)
@@ -154,7 +154,7 @@ import Testing
     @Test func doesNotRetryErrorsOutsideThePolicy() async throws {
         let stub = StubTransport()
         stub.on(.get, "/items", [.failure(TransportError(.tls, "bad certificate")), .text("ok")])
-        let client = F.client(stub, [retry(clock: TestMiddlewareClock())])
+        let client = F.client(stub, [retry(clock: ManualClock())])
         await #expect(throws: APIError.self) { try await client.send(F.text(.get, "/items")) }
         #expect(stub.requests.count == 1)
     }
@@ -165,8 +165,8 @@ import Testing
         stub.on(.get, "/opted", [.status(429), .text("ok")])
         var policy = RetryPolicy(jitter: .none)
         policy.retryableStatuses.insert(429)
-        let plain = F.client(stub, [retry(clock: TestMiddlewareClock())])
-        let opted = F.client(stub, [retry(policy, clock: TestMiddlewareClock())])
+        let plain = F.client(stub, [retry(clock: ManualClock())])
+        let opted = F.client(stub, [retry(policy, clock: ManualClock())])
         await #expect(throws: APIError.self) { try await plain.send(F.text(.get, "/default")) }
         #expect(try await opted.send(F.text(.get, "/opted")) == "ok")
         #expect(stub.requests.count == 3)
@@ -186,7 +186,7 @@ import Testing
             }
             return (HTTPResponse(status: .ok), HTTPBody("ok"))
         }
-        let client = F.client(transport, [retry(clock: TestMiddlewareClock())])
+        let client = F.client(transport, [retry(clock: ManualClock())])
         #expect(try await client.send(F.text(.get, "/items")) == "ok")
         #expect(drained.current == [true])
     }
@@ -195,7 +195,7 @@ import Testing
         let stub = StubTransport()
         stub.on(.get, "/items", .status(503))
         let budget = RetryBudget(retryRatio: 0.5, minRetriesPerSecond: 0)
-        let client = F.client(stub, [retry(RetryPolicy(maxAttempts: 2, jitter: .none), clock: TestMiddlewareClock(), budget: budget)])
+        let client = F.client(stub, [retry(RetryPolicy(maxAttempts: 2, jitter: .none), clock: ManualClock(), budget: budget)])
         for _ in 0..<4 {
             await #expect(throws: APIError.self) { try await client.send(F.text(.get, "/items")) }
         }

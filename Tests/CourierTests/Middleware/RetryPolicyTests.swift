@@ -36,7 +36,7 @@ import Testing
     }
 
     @Test func budgetAllowsTheRatioOfRequestsPlusAReserveThatRefillsWithTime() {
-        let clock = TestMiddlewareClock()
+        let clock = ManualClock()
         let budget = RetryBudget(retryRatio: 0.2, minRetriesPerSecond: 2, clock: clock)
         #expect(budget.tryWithdraw() && budget.tryWithdraw())      // the reserve
         #expect(!budget.tryWithdraw())
@@ -52,7 +52,7 @@ import Testing
         let stub = StubTransport()
         stub.on(.get, "/items/{id}", .status(503))
         let budget = RetryBudget(retryRatio: 0.1, minRetriesPerSecond: 0)
-        let retry = RetryMiddleware(policy: RetryPolicy(maxAttempts: 5, jitter: .none), budget: budget, clock: TestMiddlewareClock())
+        let retry = RetryMiddleware(policy: RetryPolicy(maxAttempts: 5, jitter: .none), budget: budget, clock: ManualClock())
         let client = F.client(stub, [retry])
         await withTaskGroup(of: Void.self) { group in
             for id in 0..<50 { group.addTask { _ = try? await client.send(F.text(.get, "/items/\(id)")) } }
@@ -62,8 +62,8 @@ import Testing
         #expect(stub.requests.count >= 50)
     }
 
-    @Test func aClockMiddlewareClockSleepsOnTheWrappedClock() async throws {
-        let clock = ClockMiddlewareClock(ContinuousClock())
+    @Test func aClockTimeSourceSleepsOnTheWrappedClock() async throws {
+        let clock = ClockTimeSource(ContinuousClock())
         let start = ContinuousClock.now
         try await clock.sleep(for: .milliseconds(20))
         #expect(start.duration(to: .now) >= .milliseconds(20))
@@ -85,7 +85,7 @@ import Testing
             head.headerFields[.contentLength] = "13"
             return (head, HTTPBody(stream, length: .known(13), iterationBehavior: .single))
         }
-        let client = F.client(transport, [RetryMiddleware(policy: RetryPolicy(jitter: .none), clock: TestMiddlewareClock())])
+        let client = F.client(transport, [RetryMiddleware(policy: RetryPolicy(jitter: .none), clock: ManualClock())])
         #expect(try await client.send(F.text(.get, "/items")) == #"{"items":[1]}"#)
         #expect(calls.current == 2)
     }
@@ -99,7 +99,7 @@ import Testing
             continuation.finish(throwing: TransportError(.connectionLost, "closed mid-body"))
             return (HTTPResponse(status: .ok), HTTPBody(stream, length: .unknown, iterationBehavior: .single))
         }
-        let client = F.client(transport, [RetryMiddleware(policy: RetryPolicy(jitter: .none), clock: TestMiddlewareClock())])
+        let client = F.client(transport, [RetryMiddleware(policy: RetryPolicy(jitter: .none), clock: ManualClock())])
         await #expect(throws: APIError.self) { try await client.send(F.text(.get, "/events")) }
         #expect(calls.current == 1)
     }
@@ -111,7 +111,7 @@ import Testing
             continuation.finish()
             return (HTTPResponse(status: .ok), HTTPBody(stream, length: .known(12), iterationBehavior: .single))
         }
-        let client = F.client(transport, [RetryMiddleware(policy: RetryPolicy(jitter: .none), clock: TestMiddlewareClock())])
+        let client = F.client(transport, [RetryMiddleware(policy: RetryPolicy(jitter: .none), clock: ManualClock())])
         #expect(try await client.send(F.text(.get, "/x")) == "0123456789abcdefghijKLMNOPQRST")
     }
 

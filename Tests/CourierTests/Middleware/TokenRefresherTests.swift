@@ -1,6 +1,7 @@
 import Courier
 import Foundation
 import Testing
+import CourierTesting
 
 /// A provider that counts its calls; `refresh` waits a little so concurrent callers pile up.
 final class CountingTokenProvider: TokenProvider {
@@ -102,7 +103,7 @@ final class CountingTokenProvider: TokenProvider {
     @Test func anExpiredTokenIsRefreshedBeforeUse() async throws {
         let now = Date(timeIntervalSince1970: 1_700_000_000)
         let provider = CountingTokenProvider(initial: AccessToken("stale", expiresAt: now.addingTimeInterval(10)))
-        let refresher = TokenRefresher(provider: provider, refreshTimeout: MiddlewareFixtures.refreshHangGuard, clock: TestMiddlewareClock(now: now))
+        let refresher = TokenRefresher(provider: provider, refreshTimeout: MiddlewareFixtures.refreshHangGuard, clock: ManualClock(now: now))
         let first = try await refresher.token()      // loads "stale", which expires within the leeway
         #expect(first.token.value == "stale")
         let second = try await refresher.token()
@@ -129,7 +130,7 @@ final class CountingTokenProvider: TokenProvider {
     func noRefreshStormForShortLivedTokens(_ lifetime: TimeInterval) async throws {
         let now = Date(timeIntervalSince1970: 1_700_000_000)
         let provider = ShortLivedTokens(now: now, lifetime: lifetime)
-        let clock = TestMiddlewareClock(now: now)
+        let clock = ManualClock(now: now)
         let refresher = TokenRefresher(provider: provider, refreshTimeout: MiddlewareFixtures.refreshHangGuard, clock: clock)
         #expect(try await refresher.token().token.value == "loaded")
         for _ in 0..<5 { #expect(try await refresher.token().token.value == "refreshed-1") }
@@ -147,7 +148,7 @@ final class CountingTokenProvider: TokenProvider {
     func updatedExpiredTokenIsRefreshed() async throws {
         let now = Date(timeIntervalSince1970: 1_700_000_000)
         let provider = ShortLivedTokens(now: now, lifetime: 3_600)
-        let refresher = TokenRefresher(provider: provider, refreshTimeout: MiddlewareFixtures.refreshHangGuard, clock: TestMiddlewareClock(now: now))
+        let refresher = TokenRefresher(provider: provider, refreshTimeout: MiddlewareFixtures.refreshHangGuard, clock: ManualClock(now: now))
         await refresher.update(AccessToken("old", expiresAt: now.addingTimeInterval(-5)))
         #expect(try await refresher.token().token.value == "refreshed-1")
     }

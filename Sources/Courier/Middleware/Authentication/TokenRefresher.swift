@@ -45,7 +45,7 @@ public actor TokenRefresher {
     }
 
     private let provider: any TokenProvider
-    private let clock: any MiddlewareClock
+    private let clock: any TimeSource
     /// The longest a token load or refresh may take.
     public nonisolated let refreshTimeout: Duration
     private var current: AccessToken? {
@@ -92,7 +92,7 @@ public actor TokenRefresher {
     ///   - provider: where tokens come from.
     ///   - refreshTimeout: the longest a token load or refresh may take (default 15 s).
     ///   - clock: the wall clock used to check ``AccessToken/expiresAt`` (tests inject one).
-    public init(provider: any TokenProvider, refreshTimeout: Duration = .seconds(15), clock: any MiddlewareClock = .system) {
+    public init(provider: any TokenProvider, refreshTimeout: Duration = .seconds(15), clock: any TimeSource = .system) {
         self.provider = provider
         self.refreshTimeout = refreshTimeout.clampedToLongestWait
         self.clock = clock

@@ -33,7 +33,7 @@ public final class RetryBudget: Sendable {
     private static let epsilon = 1e-9
 
     private let state: Locked<State>
-    private let clock: any MiddlewareClock
+    private let clock: any TimeSource
 
     /// Creates a budget.
     /// - Parameters:
@@ -45,7 +45,7 @@ public final class RetryBudget: Sendable {
         retryRatio: Double = 0.2,
         minRetriesPerSecond: Double = 10,
         maxBalance: Double = 100,
-        clock: any MiddlewareClock = .system
+        clock: any TimeSource = .system
     ) {
         self.retryRatio = max(0, retryRatio)
         self.minRetriesPerSecond = max(0, minRetriesPerSecond)

@@ -35,14 +35,14 @@ public struct RetryMiddleware: Middleware {
     public let policy: RetryPolicy
     /// The budget shared by every request through this middleware.
     public let budget: RetryBudget
-    private let clock: any MiddlewareClock
+    private let clock: any TimeSource
 
     /// Creates the middleware.
     /// - Parameters:
     ///   - policy: what to retry (default ``RetryPolicy/default``).
     ///   - budget: the retry budget, shared by all requests through this instance.
     ///   - clock: where to sleep (tests inject one that does not sleep).
-    public init(policy: RetryPolicy = .default, budget: RetryBudget = RetryBudget(), clock: any MiddlewareClock = .system) {
+    public init(policy: RetryPolicy = .default, budget: RetryBudget = RetryBudget(), clock: any TimeSource = .system) {
         self.policy = policy
         self.budget = budget
         self.clock = clock

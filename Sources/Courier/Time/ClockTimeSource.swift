@@ -1,12 +1,12 @@
 import Foundation
 
-/// A ``MiddlewareClock`` that sleeps on any Swift `Clock` whose durations are `Duration` (a
+/// A ``TimeSource`` that sleeps on any Swift `Clock` whose durations are `Duration` (a
 /// `ContinuousClock`, or a test clock from a library such as swift-clocks) and reads `Date()`.
 ///
 /// ```swift
-/// let retry = RetryMiddleware(clock: ClockMiddlewareClock(ContinuousClock()))
+/// let retry = RetryMiddleware(clock: ClockTimeSource(ContinuousClock()))
 /// ```
-public struct ClockMiddlewareClock<C: Clock>: MiddlewareClock where C.Duration == Duration {
+public struct ClockTimeSource<C: Clock>: TimeSource where C.Duration == Duration {
     private let clock: C
 
     /// Wraps `clock`.

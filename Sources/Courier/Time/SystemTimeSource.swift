@@ -1,8 +1,8 @@
 import Foundation
 
-/// A ``MiddlewareClock`` on real time: a cancellable `Task.sleep` and `Date()`.
-public struct SystemMiddlewareClock: MiddlewareClock {
-    /// Creates the clock.
+/// A ``TimeSource`` on real time: a cancellable `Task.sleep` and `Date()`.
+public struct SystemTimeSource: TimeSource {
+    /// Creates the time source.
     public init() {}
 
     /// Sleeps for `duration`; throws `CancellationError` when the task is cancelled.
