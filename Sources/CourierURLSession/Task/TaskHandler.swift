@@ -18,6 +18,9 @@ import FoundationNetworking
 /// run on the task's own serial queue (``CallerQueue``), and a task that reports progress delivers its
 /// head and its end there too, after the reports before them — and lets go of the caller's
 /// closures there, never on the work queue.
+///
+/// Its properties are internal rather than private only so that the session's events can live in
+/// a file of their own (`TaskHandler+SessionEvents.swift`); nothing else in the module uses them.
 final class TaskHandler: Sendable {
     /// The caller waiting for the response's head.
     typealias Caller = CheckedContinuation<(HTTPResponse, HTTPBody?), any Error>
@@ -27,9 +30,12 @@ final class TaskHandler: Sendable {
     /// The task's state, behind one lock. One `Locked` per handler: each costs an
     /// allocation, a mutex and a lookup of its generic class's metadata, and there were three.
     let machine: Locked<Machine>
+    /// The session's task: resumed, cancelled, and asked for its response when the delegate
+    /// never got one.
     let task: URLSessionTask
     /// Ends the task at its deadline.
     let deadlines: DeadlineWatch
+    /// A `HEAD` request: its response is delivered without a body.
     let isHead: Bool
     /// Pauses the transfer while the reader of a streamed body lags (`nil`: never paused).
     let flow: ReceiveFlow?
