@@ -222,6 +222,19 @@ let package = Package(
             name: "CourierTests",
             dependencies: ["Courier", "CourierTesting", .product(name: "InMemoryLogging", package: "swift-log")]
         ),
+        // Each transport's unit tests (no server); its tests against a real server are in
+        // CourierIntegrationTests.
+        .testTarget(name: "CourierURLSessionTests", dependencies: ["Courier", "CourierURLSession"]),
+        .testTarget(
+            name: "CourierAsyncHTTPClientTests",
+            dependencies: [
+                "Courier", "CourierAsyncHTTPClient",
+                "CourierTestServer",   // its gzip and deflate-bomb makers; no server is started
+                .target(name: "CCourierZlib", condition: .when(traits: ["DevelopmentTools"])),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["DevelopmentTools"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["DevelopmentTools"])),
+            ]
+        ),
         .testTarget(name: "CourierCombineTests", dependencies: ["CourierCombine", "CourierTesting"]),
         .testTarget(
             name: "CourierDependenciesTests",
@@ -245,7 +258,6 @@ let package = Package(
             dependencies: [
                 "Courier", "CourierURLSession", "CourierAsyncHTTPClient", "CourierTesting", "CourierTestServer",
                 "CCourierTestMemory",
-                .target(name: "CCourierZlib", condition: .when(traits: ["DevelopmentTools"])),
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["DevelopmentTools"])),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["DevelopmentTools"])),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["DevelopmentTools"])),

@@ -1,4 +1,4 @@
-public import Courier
+import Courier
 public import Foundation
 
 /// A ``TimeSource`` made of a closure: what the former `now:` parameter of

@@ -14,25 +14,6 @@ import Testing
 /// last report comes before the request returns.
 @Suite("The URLSession delegate queue and progress handlers")
 struct DelegateQueueTests {
-    #if canImport(FoundationNetworking)
-    @Test("delegate calls run in place, in the order they are added, and never wait in the queue")
-    func inlineQueueRunsInPlace() {
-        let queue = InlineDelegateQueue(label: "test")
-        let order = Locked<[Int]>([])
-        let caller = pthread_self()
-        for index in 0..<100 {
-            queue.addOperation {
-                let sameThread = pthread_equal(pthread_self(), caller) != 0
-                #expect(sameThread)
-                order.withLock { $0.append(index) }
-            }
-            #expect(order.withLock { $0.count } == index + 1)   // done before addOperation returned
-            #expect(queue.operationCount == 0)
-        }
-        #expect(order.withLock { $0 } == Array(0..<100))
-    }
-    #endif
-
     /// A handler that creates a URLSession task: on FoundationNetworking that does `workQueue.sync`
     /// on a queue that targets the process-wide URLSession queue, which deadlocks (or traps) if
     /// the handler runs on that queue — as it would if the inline delegate called it directly.

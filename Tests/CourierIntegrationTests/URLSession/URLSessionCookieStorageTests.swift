@@ -90,14 +90,4 @@ struct URLSessionCookieStorageTests {
             #expect(storage.cookies?.isEmpty ?? true)
         }
     }
-
-    #if canImport(FoundationNetworking)
-    @Test("on Linux the session itself accepts no cookies; the caller's configuration object is left as it was")
-    func sessionAcceptsNone() throws {
-        let configuration = URLSessionTransport.defaultConfiguration()
-        let transport = URLSessionTransport(configuration: configuration)
-        #expect(transport.session.configuration.httpCookieAcceptPolicy == .never)
-        #expect(configuration.httpCookieAcceptPolicy != .never)
-    }
-    #endif
 }

@@ -6,8 +6,8 @@ import FoundationNetworking
 /// Pauses and resumes the delivery of one task's response body, so a reader that stops reading
 /// stops the transfer instead of letting the session buffer the rest in memory.
 ///
-/// ``TaskHandler`` counts the bytes it has delivered and the reader has not taken yet; past
-/// ``highWater`` it pauses, back at ``lowWater`` it resumes.
+/// ``TaskStateMachine`` counts the bytes delivered that the reader has not taken yet; past
+/// ``highWater`` it asks ``TaskHandler`` to pause, back at ``lowWater`` to resume.
 ///
 /// Only on Apple platforms, with `URLSessionTask.suspend()` / `resume()` (CFNetwork stops
 /// reading the socket while a task is suspended); not built or tested here (Linux CI). On

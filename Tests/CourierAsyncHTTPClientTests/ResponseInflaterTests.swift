@@ -207,23 +207,6 @@ struct ResponseInflaterTests {
         #expect(throws: TransportError.self) { _ = try strict.inflate(&again) }
     }
 
-    @Test("a transport over your own client built from recommendedConfiguration() asks for gzip and deflate")
-    func ownClientAsksForCompression() async throws {
-        try await withTestServer { (server: TestServer) async throws in
-            let http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: AsyncHTTPClientTransport.recommendedConfiguration())
-            do {
-                let client = APIClient(configuration: APIConfiguration(baseURL: server.baseURL), transport: AsyncHTTPClientTransport(client: http))
-                let echo = try await client.send(Request<Echo>(path: "/echo"))
-                let advertised = Set((echo.headers["accept-encoding"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
-                #expect(advertised == ["gzip", "deflate"])
-            } catch {
-                try await http.shutdown()
-                throw error
-            }
-            try await http.shutdown()
-        }
-    }
-
     @Test("who decodes gzip: the client when its decompression is on, the transport when off, nobody when unknown")
     func whoDecodes() {
         #expect(AsyncHTTPClientTransport.decoding(of: "GZIP", clientDecompresses: true) == .byClient)
@@ -233,27 +216,6 @@ struct ResponseInflaterTests {
         #expect(AsyncHTTPClientTransport.decoding(of: "x-gzip", clientDecompresses: false) == .byTransport)
         #expect(AsyncHTTPClientTransport.decoding(of: "x-gzip", clientDecompresses: true) == .unsupported)
         #expect(AsyncHTTPClientTransport.decoding(of: "identity", clientDecompresses: nil) == .identity)
-    }
-
-    @Test("a gzip body is decoded whoever inflates it: the transport (the client's decompression off) or the client (on)",
-          arguments: [false, true])
-    func decodedEitherWay(clientDecompresses: Bool) async throws {
-        try await withFaultServer { (server: FaultServer) async throws in
-            var configuration = AsyncHTTPClientTransport.recommendedConfiguration()
-            if clientDecompresses { configuration.decompression = .enabled(limit: .none) }
-            let http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-            do {
-                let transport = AsyncHTTPClientTransport(client: http, requestsCompression: true, clientReadTimeout: .seconds(30))
-                let client = APIClient(configuration: APIConfiguration(baseURL: server.baseURL), transport: transport)
-                let data = try await client.send(Request<Data>(path: "/compressed-json", query: [.init(name: "kb", value: "512")]))
-                #expect(data.count >= 512 * 1024)
-                #expect(data.first == UInt8(ascii: "[") && data.last == UInt8(ascii: "]"))
-            } catch {
-                try await http.shutdown()
-                throw error
-            }
-            try await http.shutdown()
-        }
     }
 
     @Test("a bomb in one read yields at most 64 KiB per call and leaves the rest of the read unread")

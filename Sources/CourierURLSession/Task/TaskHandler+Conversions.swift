@@ -61,7 +61,10 @@ extension TaskHandler {
         #endif
     }()
 
-    static func map(_ error: any Error, reason: CancelReason?) -> any Error {
+    /// What the caller is told of `error` (the session's, or a cancellation's) for a task
+    /// cancelled for `reason`: the reason decides, as the session reports every cancellation
+    /// alike.
+    static func map(_ error: any Error, reason: TaskCancelReason?) -> any Error {
         if case .undecodedCoding(let coding) = reason {
             return TransportError(.other, "the response is encoded with '\(LogSafeText.escape(String(coding.prefix(60))))', which this transport does not decode (it decodes \(decodedCodings.filter { !$0.isEmpty && $0 != "identity" }.sorted().joined(separator: ", ")))", underlying: error)
         }
@@ -74,5 +77,25 @@ extension TaskHandler {
         if reason == .cancelled { return CancellationError() }
         guard let urlError = error as? URLError else { return TransportError(.other, "\(error)", underlying: error) }
         return TransportError(urlError)
+    }
+
+    /// The error a completed task ends with (`nil`: a success), from the session's `error`
+    /// (after the rejected-challenge rule, see ``TaskStateMachine/completed(error:)``), why the
+    /// task was cancelled and why writing to the download's sink failed.
+    static func endError(_ error: (any Error)?, reason: TaskCancelReason?, sinkError: (any Error)?) -> (any Error)? {
+        var mapped: (any Error)? = error.map { map($0, reason: reason) }
+        if mapped == nil, let reason {
+            // Cancelled (a deadline, the caller, a refused coding or a failed sink) while the
+            // session completed the transfer before the cancellation reached it: what arrived
+            // after the cancellation may have been dropped, so this is not a success.
+            mapped = map(URLError(.cancelled), reason: reason)
+        }
+        if reason == .sinkFailed || reason == nil, let sinkError {
+            // The download's own size limit is not a file failure (the client reports it as
+            // `resourceTooLarge`); anything else is the destination file's.
+            let kind: TransportError.Kind = sinkError is BodyLimitExceeded ? .other : .localFile
+            mapped = TransportError(kind, "writing the downloaded body failed: \(sinkError)", underlying: sinkError)
+        }
+        return mapped
     }
 }
