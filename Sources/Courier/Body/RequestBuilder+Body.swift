@@ -31,16 +31,15 @@ extension RequestBuilder {
     /// has none. Throws when it is not a multipart type, or names another boundary (the
     /// server would split the body wrongly).
     static func multipartContentType(_ own: String, boundary: String, formType: String) throws -> String {
-        let parts = own.split(separator: ";", omittingEmptySubsequences: false)
-        let essence = (parts.first ?? "").trimmingSpacesAndTabs().lowercased()
+        let essenceEnd = own.utf8.firstIndex(of: UInt8(ascii: ";")) ?? own.endIndex
+        let essence = own[..<essenceEnd].trimmingSpacesAndTabs().lowercased()
         guard essence.hasPrefix("multipart/") else {
             throw MultipartFormError(reason: "the request's own Content-Type '\(LogSafeText.escape(String(own.prefix(80))))' is not a multipart type, but its body is a multipart form")
         }
-        for parameter in parts.dropFirst() {
-            let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingSpacesAndTabs() }
-            guard pair.count == 2, pair[0].lowercased() == "boundary" else { continue }
-            var value = pair[1]
-            if value.count >= 2, value.first == "\"", value.last == "\"" { value = value.dropFirst().dropLast() }
+        // The boundary is compared as written: unlike most parameter values, it is case-sensitive
+        // (so not read through `MediaType`, which lowercases them).
+        for parameter in HTTPParameters(own[essenceEnd...], separator: ";") where parameter.nameIs("boundary") {
+            guard let value = parameter.value else { continue }
             guard value == boundary else {
                 throw MultipartFormError(reason: "the request's own Content-Type names the boundary '\(LogSafeText.escape(String(value.prefix(80))))', but the form is framed with '\(boundary)': leave the boundary out, or give the form the same one (MultipartForm(boundary:))")
             }

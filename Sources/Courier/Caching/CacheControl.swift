@@ -47,21 +47,18 @@ package struct CacheControl: Sendable, Equatable {
     package init() {}
 
     private mutating func parse(_ value: String) {
-        var value = value
-        // Parsed over the UTF-8 bytes: this runs on every cached request (request and stored
-        // response), and Character-by-Character parsing with lowercased names cost more than the
-        // rest of a cache hit. Directive names are ASCII; a non-ASCII name matches none of them,
-        // as it would after Unicode lowercasing (no known name contains a `k`, the one letter
-        // a non-ASCII character — the Kelvin sign — lowercases to).
-        value.withUTF8 { bytes in
-            for directive in Directives(bytes) { apply(directive) }
+        // Read as bytes by the shared tokenizer (HTTPParameters): this runs on every cached
+        // request (request and stored response). Directive names are ASCII; a non-ASCII name
+        // matches none of them, as it would after Unicode lowercasing (no known name contains a
+        // `k`, the one letter a non-ASCII character — the Kelvin sign — lowercases to).
+        for directive in HTTPParameters(value, separator: ",") {
+            apply(DirectiveName(directive), value: directive.value)
         }
         if maxAgeIsInvalid { maxAge = nil }
     }
 
-    private mutating func apply(_ directive: Directive) {
-        let value = directive.value
-        switch directive.name {
+    private mutating func apply(_ name: DirectiveName?, value: Substring?) {
+        switch name {
         case .noStore: noStore = true
         case .noCache: noCache = true          // a field-name list is treated as unqualified (§5.2.2.4 allows it)
         case .private: isPrivate = true
@@ -69,7 +66,7 @@ package struct CacheControl: Sendable, Equatable {
         case .mustRevalidate, .proxyRevalidate: mustRevalidate = true
         case .onlyIfCached: onlyIfCached = true
         case .maxAge:
-            let seconds = value.flatMap(Self.deltaSeconds)
+            let seconds = value.flatMap { Self.deltaSeconds($0) }
             switch (seconds, maxAge) {
             case (nil, _): maxAgeIsInvalid = true
             case (let value?, nil) where !maxAgeIsInvalid: maxAge = value
@@ -82,9 +79,9 @@ package struct CacheControl: Sendable, Equatable {
             } else {
                 maxStale = Int.max
             }
-        case .minFresh: minFresh = value.flatMap(Self.deltaSeconds) ?? minFresh
-        case .staleWhileRevalidate: staleWhileRevalidate = value.flatMap(Self.deltaSeconds) ?? staleWhileRevalidate
-        case .staleIfError: staleIfError = value.flatMap(Self.deltaSeconds) ?? staleIfError
+        case .minFresh: minFresh = value.flatMap { Self.deltaSeconds($0) } ?? minFresh
+        case .staleWhileRevalidate: staleWhileRevalidate = value.flatMap { Self.deltaSeconds($0) } ?? staleWhileRevalidate
+        case .staleIfError: staleIfError = value.flatMap { Self.deltaSeconds($0) } ?? staleIfError
         case nil: break
         }
     }
@@ -127,67 +124,9 @@ private enum DirectiveName: CaseIterable {
         }
     }
 
-    /// The known name `bytes` spell, compared ASCII case-insensitively.
-    init?(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) {
-        for name in Self.allCases where name.text.utf8CodeUnitCount == bytes.count {
-            let text = UnsafeBufferPointer(start: name.text.utf8Start, count: name.text.utf8CodeUnitCount)
-            if zip(text, bytes).allSatisfy({ $0 == Self.lowered($1) }) {
-                self = name
-                return
-            }
-        }
-        return nil
-    }
-
-    private static func lowered(_ byte: UInt8) -> UInt8 {
-        (byte &- 0x41) < 26 ? byte | 0x20 : byte
-    }
-}
-
-/// One directive of a field value: its name, and its value without quotes.
-private struct Directive {
-    var name: DirectiveName?
-    var value: Slice<UnsafeBufferPointer<UInt8>>?
-}
-
-/// The directives of a field value's bytes, split at commas outside quoted strings, each
-/// trimmed of spaces and tabs; empty ones skipped.
-private struct Directives: Sequence, IteratorProtocol {
-    let bytes: UnsafeBufferPointer<UInt8>
-    var index = 0
-
-    init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
-
-    mutating func next() -> Directive? {
-        while index < bytes.count {
-            var end = index
-            var inQuotes = false
-            while end < bytes.count {
-                let byte = bytes[end]
-                if byte == UInt8(ascii: "\"") { inQuotes.toggle() } else if byte == UInt8(ascii: ","), !inQuotes { break }
-                end += 1
-            }
-            let part = trimmed(index..<end)
-            index = end + 1
-            guard !part.isEmpty else { continue }
-            guard let equals = bytes[part].firstIndex(of: UInt8(ascii: "=")) else {
-                return Directive(name: DirectiveName(bytes[part]), value: nil)
-            }
-            let name = trimmed(part.lowerBound..<equals)
-            var value = trimmed(equals + 1..<part.upperBound)
-            if value.count >= 2, bytes[value.lowerBound] == UInt8(ascii: "\""), bytes[value.upperBound - 1] == UInt8(ascii: "\"") {
-                value = value.lowerBound + 1..<value.upperBound - 1
-            }
-            return Directive(name: DirectiveName(bytes[name]), value: bytes[value])
-        }
-        return nil
-    }
-
-    private func trimmed(_ range: Range<Int>) -> Range<Int> {
-        var lower = range.lowerBound
-        var upper = range.upperBound
-        while lower < upper, bytes[lower] == 0x20 || bytes[lower] == 0x09 { lower += 1 }
-        while upper > lower, bytes[upper - 1] == 0x20 || bytes[upper - 1] == 0x09 { upper -= 1 }
-        return lower..<upper
+    /// The known name `directive` has, compared ASCII case-insensitively.
+    init?(_ directive: HTTPParameters.Item) {
+        guard let name = Self.allCases.first(where: { directive.nameIs($0.text) }) else { return nil }
+        self = name
     }
 }

@@ -20,12 +20,6 @@ extension APIClient {
         return StreamedResponse(response: response, body: body, request: summary)
     }
 
-    /// The same as ``stream(for:)``, as a tuple.
-    @available(*, deprecated, renamed: "stream(for:)")
-    public func stream<R: APIRequest>(_ request: R) async throws -> (HTTPResponse, HTTPBody?, RequestSummary) {
-        try await openStream(request)
-    }
-
     /// ``open(_:sink:limitsWholeBody:)`` as a tuple; inlined, so that `stream(for:)` takes as
     /// many async frames as `data(for:)` (one each, before the transport's).
     @inline(__always)

@@ -56,11 +56,9 @@ struct CookieJarTransport: Transport {
         let own = fields.filter { $0.name == .cookie }.map(\.value)
         var names = Set<Substring>()
         for value in own {
-            for pair in value.split(separator: ";") {
-                var name = pair.prefix { $0 != "=" }
-                while name.first == " " || name.first == "\t" { name = name.dropFirst() }
-                while name.last == " " || name.last == "\t" { name = name.dropLast() }
-                names.insert(name)
+            // RFC 6265's cookie-string: `;`-separated pairs, no quoted strings.
+            for pair in HTTPParameters(value, separator: ";", quoting: .none) {
+                names.insert(pair.name)
             }
         }
         return (own, names)

@@ -19,24 +19,18 @@ package enum SetCookieParser {
     /// Parses one `Set-Cookie` value; `nil` when RFC 6265 says to ignore it (no `=`, an empty
     /// name, control characters, or a name and value longer than `maxNameValueBytes`).
     package static func parse(_ header: String, maxNameValueBytes: Int = maxNameValueBytes) -> SetCookie? {
+        // §5.2: the name-value pair is everything before the first `;`, the attributes what
+        // follows, split at every `;` — no quoted strings (HTTPParameters with `.none`).
         let text = Substring(header)
-        let nameValue: Substring
-        let attributes: Substring?
-        if let semicolon = text.firstIndex(of: ";") {
-            nameValue = text[..<semicolon]
-            attributes = text[text.index(after: semicolon)...]
-        } else {
-            nameValue = text
-            attributes = nil
-        }
-        guard let equals = nameValue.firstIndex(of: "=") else { return nil }
-        let name = nameValue[..<equals].trimmingSpacesAndTabs()
-        let value = nameValue[nameValue.index(after: equals)...].trimmingSpacesAndTabs()
+        let semicolon = text.utf8.firstIndex(of: UInt8(ascii: ";")) ?? text.endIndex
+        var pair = HTTPParameters(text[..<semicolon], separator: ";", quoting: .none)
+        guard let first = pair.next(), let value = first.value else { return nil }
+        let name = first.name
         guard !name.isEmpty, name.utf8.count + value.utf8.count <= maxNameValueBytes,
               !containsControlCharacters(name), !containsControlCharacters(value) else { return nil }
         var cookie = SetCookie(name: String(name), value: String(value))
-        if let attributes {
-            for attribute in attributes.split(separator: ";", omittingEmptySubsequences: true) {
+        if semicolon < text.endIndex {
+            for attribute in HTTPParameters(text[text.utf8.index(after: semicolon)...], separator: ";", quoting: .none) {
                 apply(attribute, to: &cookie)
             }
         }
@@ -85,16 +79,9 @@ package enum SetCookieParser {
 
     /// Applies one `name=value` or flag attribute (§5.2.1–§5.2.6 and RFC 6265bis' `SameSite`).
     /// The last occurrence of an attribute wins.
-    private static func apply(_ attribute: Substring, to cookie: inout SetCookie) {
-        let name: Substring
-        let value: Substring
-        if let equals = attribute.firstIndex(of: "=") {
-            name = attribute[..<equals].trimmingSpacesAndTabs()
-            value = attribute[attribute.index(after: equals)...].trimmingSpacesAndTabs()
-        } else {
-            name = attribute.trimmingSpacesAndTabs()
-            value = ""
-        }
+    private static func apply(_ attribute: HTTPParameters.Item, to cookie: inout SetCookie) {
+        let name = attribute.name
+        let value = attribute.value ?? ""
         // The longest attribute name is 8 bytes ("samesite"): anything longer is none of them,
         // and is not lowercased (a hostile name could be megabytes).
         guard name.utf8.count <= 8, value.utf8.count <= maxAttributeValueBytes else { return }

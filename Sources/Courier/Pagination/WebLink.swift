@@ -32,42 +32,18 @@ public struct WebLink: Sendable, Hashable {
             guard rest.first == "<", let close = rest.firstIndex(of: ">") else { return links }
             let target = String(rest[rest.index(after: rest.startIndex)..<close])
             rest = rest[rest.index(after: close)...]
+            // Parameters: `; name=value` or `; name="quoted, value"`, up to the next comma
+            // outside a quoted string (HTTPParameters, the one reader of such lists).
+            var reader = HTTPParameters(rest, separator: ";", terminator: ",")
             var parameters: [String: String] = [:]
-            // Parameters: `; name=value` or `; name="quoted, value"`, up to the next top-level comma.
-            while true {
-                rest = rest.drop { $0 == " " || $0 == "\t" }
-                guard rest.first == ";" else { break }
-                rest = rest.dropFirst().drop { $0 == " " || $0 == "\t" }
-                let nameEnd = rest.firstIndex { $0 == "=" || $0 == ";" || $0 == "," } ?? rest.endIndex
-                let name = rest[..<nameEnd].trimmingSpacesAndTabs().lowercased()
-                rest = rest[nameEnd...]
-                var parameterValue = ""
-                if rest.first == "=" {
-                    rest = rest.dropFirst().drop { $0 == " " || $0 == "\t" }
-                    if rest.first == "\"" {
-                        rest = rest.dropFirst()
-                        var escaped = false
-                        var end = rest.endIndex
-                        for index in rest.indices {
-                            let character = rest[index]
-                            if escaped { parameterValue.append(character); escaped = false }
-                            else if character == "\\" { escaped = true }
-                            else if character == "\"" { end = index; break }
-                            else { parameterValue.append(character) }
-                        }
-                        rest = end < rest.endIndex ? rest[rest.index(after: end)...] : rest[rest.endIndex...]
-                    } else {
-                        let valueEnd = rest.firstIndex { $0 == ";" || $0 == "," } ?? rest.endIndex
-                        parameterValue = String(rest[..<valueEnd].trimmingSpacesAndTabs())
-                        rest = rest[valueEnd...]
-                    }
-                }
-                if !name.isEmpty, parameters[name] == nil { parameters[name] = parameterValue }
+            while let item = reader.next() {
+                let name = item.name.lowercased()
+                if !name.isEmpty, parameters[name] == nil { parameters[name] = item.value.map(String.init) ?? "" }
             }
             let relations = (parameters["rel"] ?? "").lowercased().split(separator: " ").map(String.init)
             links.append(WebLink(target: target, relations: relations, parameters: parameters))
-            // Skip anything up to the next link.
-            if let comma = rest.firstIndex(of: ",") { rest = rest[comma...] } else { return links }
+            guard let comma = reader.terminatorIndex else { return links }
+            rest = rest[comma...]
         }
     }
 }

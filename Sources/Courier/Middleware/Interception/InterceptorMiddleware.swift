@@ -144,12 +144,6 @@ public struct InterceptorMiddleware: Middleware {
             PathMatcher(kind: .anywhereInURL(try NSRegularExpression(pattern: pattern)), description: pattern, specificity: (-1, pattern.count))
         }
 
-        /// The same as ``regex(matchingWholePath:)``.
-        @available(*, deprecated, renamed: "regex(matchingWholePath:)", message: "say which: regex(matchingWholePath:) or regex(matchingAnywhereInURL:)")
-        public static func regex(_ pattern: String) throws -> PathMatcher {
-            try regex(matchingWholePath: pattern)
-        }
-
         private init(kind: Kind, description: String, specificity: (Int, Int)) {
             self.kind = kind
             self.description = description

@@ -31,18 +31,20 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses a `Content-Type` value; `nil` when it is not `type/subtype`.
     public init?(_ text: String) {
-        let parts = text.split(separator: ";", omittingEmptySubsequences: false)
-        let essence = (parts.first ?? "").trimmingSpacesAndTabs()
+        let essenceEnd = text.utf8.firstIndex(of: UInt8(ascii: ";")) ?? text.endIndex
+        let essence = text[..<essenceEnd].trimmingSpacesAndTabs()
         let halves = essence.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
         guard halves.count == 2, !halves[0].isEmpty, !halves[1].isEmpty,
               !halves[1].contains("/"), !essence.contains(" ") else { return nil }
         var parameters: [String: String] = [:]
-        for part in parts.dropFirst() {
-            let pair = part.split(separator: "=", maxSplits: 1).map { $0.trimmingSpacesAndTabs() }
-            guard pair.count == 2, !pair[0].isEmpty else { continue }
-            var value = pair[1].drop { $0 == "\"" }
+        // `; name=value` or `; name="quoted; value"` (HTTPParameters, the one reader of such lists).
+        for item in HTTPParameters(text[essenceEnd...], separator: ";") {
+            guard var value = item.value, !item.name.isEmpty else { continue }
+            // Lenient with servers that quote twice (`charset=""utf-8""`): quotes left around
+            // the value are dropped, as before the shared reader.
+            value = value.drop { $0 == "\"" }
             while value.last == "\"" { value = value.dropLast() }
-            parameters[pair[0].lowercased()] = value.lowercased()
+            parameters[item.name.lowercased()] = value.lowercased()
         }
         self.init(type: String(halves[0]), subtype: String(halves[1]), parameters: parameters)
     }
