@@ -208,7 +208,7 @@ struct ResponseBodySequence: AsyncSequence, Sendable {
                     return (buffer, LentIterator(iterator: iterator))
                 }
                 group.addTask {
-                    try await Task.sleep(until: deadline, clock: .continuous)
+                    try await SystemTimeSource().sleep(until: deadline)
                     return nil
                 }
                 defer { group.cancelAll() }

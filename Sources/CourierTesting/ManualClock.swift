@@ -1,12 +1,12 @@
 import Courier
 import Foundation
 
-/// A ``Courier/TimeSource`` a test moves by hand: its waits return at once, and its time moves
+/// A `TimeSource` a test moves by hand: its waits return at once, and its time moves
 /// only when the test says.
 ///
-/// Hand it to anything that takes a `clock:` — ``Courier/RetryMiddleware``,
-/// ``Courier/RetryBudget``, ``Courier/TokenRefresher``, ``Courier/CookieJar``,
-/// ``Courier/CachingMiddleware``, ``Courier/DiskCacheStore``, a request signature — and check
+/// Hand it to anything that takes a `clock:` — `RetryMiddleware`,
+/// `RetryBudget`, `TokenRefresher`, `CookieJar`,
+/// `CachingMiddleware`, `DiskCacheStore`, a request signature — and check
 /// what it waited for, or move time past an expiry, without the test sleeping:
 ///
 /// ```swift
@@ -20,7 +20,7 @@ import Foundation
 /// ```
 ///
 /// A wait does not move the time (a retry's delay does not age a cached response): call
-/// ``advance(by:)-(Duration)`` for that.
+/// `advance(by:)` with a `Duration` for that.
 public final class ManualClock: TimeSource {
     private struct State {
         var time: Date

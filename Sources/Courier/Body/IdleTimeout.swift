@@ -27,7 +27,7 @@ enum IdleTimeout {
             group.addTask { try await operation() }
             group.addTask {
                 // Clamped: `.seconds(Int64.max)` ("no idle timeout") would trap in the conversion.
-                try await Task.sleep(for: limit.clampedToLongestWait)
+                try await SystemTimeSource().sleep(for: limit.clampedToLongestWait)
                 throw error(limit, waitingFor: what)
             }
             defer { group.cancelAll() }

@@ -48,7 +48,7 @@ package final class UploadActivity: Sendable {
             if let last, now - last >= limit { throw Self.expired(limit) }
             // Until the limit would pass since the last movement (or, unbegun, a limit from now:
             // one wake-up per limit while a transport has not begun).
-            try await Task.sleep(until: (last ?? now) + limit, clock: .continuous)
+            try await SystemTimeSource().sleep(until: (last ?? now) + limit)
         }
     }
 

@@ -115,7 +115,7 @@ public struct ServerSentEventStream: AsyncSequence, Sendable {
             failuresInARow += 1
             // Clamped: a policy without a cap (`maxDelay` of `Int64.max` seconds) lets a server's
             // `retry:` ask for more than the clock can count.
-            try await Task.sleep(for: reconnectionDelay.clampedToLongestWait)
+            try await SystemTimeSource().sleep(for: reconnectionDelay.clampedToLongestWait)
             do {
                 let (head, body) = try await reconnect(lastEventID)
                 if head.status.code == 204 {

@@ -22,11 +22,16 @@ import Foundation
 /// #expect(clock.sleeps == [.seconds(1)])
 /// ```
 ///
-/// A request's own deadline and idle timeout are not read from a time source: they are instants
-/// of Swift's `ContinuousClock`, which the transport watches too (``RequestContext/deadline``).
+/// Deadlines — a request's own (``RequestContext/deadline``), an idle timeout, a token
+/// refresh's limit, a coalesced request's wait — are instants of Swift's `ContinuousClock`,
+/// which the transport watches too; a time source waits for them with ``sleep(until:)``, on real
+/// time unless it says otherwise (`ManualClock` does not: test deadlines with a short timeout).
 public protocol TimeSource: Sendable {
     /// Waits for `duration`; throws `CancellationError` when the task is cancelled.
     func sleep(for duration: Duration) async throws
+    /// Waits until `deadline` of the continuous clock; throws `CancellationError` when the task
+    /// is cancelled.
+    func sleep(until deadline: ContinuousClock.Instant) async throws
     /// The current wall-clock time.
     func now() -> Date
 }
@@ -34,6 +39,11 @@ public protocol TimeSource: Sendable {
 extension TimeSource {
     /// The system's wall-clock time.
     public func now() -> Date { Date() }
+
+    /// Waits on the continuous clock, in real time.
+    public func sleep(until deadline: ContinuousClock.Instant) async throws {
+        try await Task.sleep(until: deadline, clock: .continuous)
+    }
 }
 
 extension TimeSource where Self == SystemTimeSource {

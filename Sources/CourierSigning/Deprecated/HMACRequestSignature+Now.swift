@@ -1,7 +1,7 @@
 import Courier
 public import Foundation
 
-/// A ``TimeSource`` made of a closure: what the former `now:` parameter of
+/// A `TimeSource` made of a closure: what the former `now:` parameter of
 /// ``HMACRequestSignature`` gave.
 struct ClosureTimeSource: TimeSource {
     let read: @Sendable () -> Date

@@ -68,7 +68,7 @@ final class UploadPlanRace: Sendable {
             }
         }
         let timer = Task {
-            try? await Task.sleep(until: deadline, clock: .continuous)
+            try? await SystemTimeSource().sleep(until: deadline)
             guard !Task.isCancelled else { return }
             race.settle(.failure(TransportError(.timeout, "the request body was not read before the deadline (its stream stopped yielding)",
                                                 requestMayHaveBeenSent: false)))

@@ -225,7 +225,7 @@ public actor TokenRefresher {
         let waiter = Waiter()
         let timer = deadline.map { deadline in
             Task {
-                try await Task.sleep(until: deadline, clock: .continuous)
+                try await SystemTimeSource().sleep(until: deadline)
                 waiter.resume(with: .failure(TransportError(.timeout, "the deadline passed while waiting for an access token", requestMayHaveBeenSent: false)))
             }
         }

@@ -97,7 +97,7 @@ final class InFlightExchanges: Sendable {
         let waiterID = state.withLock { $0.makeID() }
         // Only a waiter pays for a timer.
         let timer = Task { [self] in
-            do { try await Task.sleep(until: deadline, clock: .continuous) } catch { return }
+            do { try await SystemTimeSource().sleep(until: deadline) } catch { return }
             expire(key, waiterID: waiterID)
         }
         defer { timer.cancel() }
