@@ -35,7 +35,8 @@ public struct RetryMiddleware: Middleware {
     public let policy: RetryPolicy
     /// The budget shared by every request through this middleware.
     public let budget: RetryBudget
-    private let clock: any TimeSource
+    /// Where it sleeps (a download resuming by this middleware's policy sleeps there too).
+    let clock: any TimeSource
 
     /// Creates the middleware.
     /// - Parameters:
