@@ -58,8 +58,10 @@ struct ResumableDownload<Base: APIRequest> {
     private var lastCheckpoint: Int64 = 0
     /// Failures in a row without a byte received.
     private var failuresInARow = 0
-    /// The last placement adopted (the sink and its response), so one is counted once.
-    private var adopted: (sink: ObjectIdentifier, response: Int)?
+    /// Exchanges so far (the current one's number).
+    private var exchanges = 0
+    /// The last placement adopted (its exchange and response), so one is counted once.
+    private var adopted: (exchange: Int, response: Int)?
     /// Set for an error after which the partial file must go whatever the options say (the
     /// finished file did not match its digest).
     private var discardsFile = false
@@ -151,6 +153,7 @@ struct ResumableDownload<Base: APIRequest> {
             let before = plan.offset
             let restartsBefore = restarts
             let sink = ResponseBodySink(handle: file!.handle, limit: limit.map(Int64.init), progress: progress, range: plan)
+            exchanges += 1
             do {
                 let done = try await exchange(through: sink)
                 received += sink.bytesReceived
@@ -172,7 +175,7 @@ struct ResumableDownload<Base: APIRequest> {
                 sink.close()
                 received += sink.bytesReceived
                 if let placement = sink.placement {
-                    try adopt(placement, of: sink)
+                    try adopt(placement)
                     plan.offset = sink.bytesWritten
                 }
                 try await resume(after: error, progressed: plan.offset > before || restarts > restartsBefore)
@@ -230,7 +233,7 @@ struct ResumableDownload<Base: APIRequest> {
             throw APIError.invalidResponse(request: opened.summary, response: head, underlying: DownloadError(
                 .invalidContentRange, detail: "the response could not be placed in the partial file"))
         }
-        try adopt(placement, of: sink)
+        try adopt(placement)
         if plan.completeLength == nil, placement.offset == 0, let known = BodyReading.expectedLength(of: opened.body, head: head) {
             sink.setTotal(known)   // a body of known length without Content-Length (for progress)
         }
@@ -259,8 +262,8 @@ struct ResumableDownload<Base: APIRequest> {
 
     /// Takes what the sink placed as what is on disk: a complete answer (from zero) is a new
     /// representation, with its own validator, length and digest.
-    private mutating func adopt(_ placement: ResponseBodySink.Placement, of sink: ResponseBodySink) throws {
-        let identity = (ObjectIdentifier(sink), placement.response)
+    private mutating func adopt(_ placement: ResponseBodySink.Placement) throws {
+        let identity = (exchanges, placement.response)
         if let adopted, adopted == identity { return }
         adopted = identity
         guard case .write(let offset, _, let length, let restart) = placement.answer else { return }
