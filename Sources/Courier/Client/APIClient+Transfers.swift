@@ -3,7 +3,7 @@ import HTTPTypes
 import OpenAPIRuntime
 
 /// Moving files and large bodies, with progress: uploads (``upload(_:progress:)``) and
-/// downloads to a file (``download(_:to:progress:)``), which resume (see ``ResumableDownload``).
+/// downloads to a file (``download(_:to:progress:)``), which resume (see <doc:ResumableTransfers>).
 extension APIClient {
     /// Sends a request whose body reports its progress as the transport reads it, and decodes
     /// the response.

@@ -202,6 +202,7 @@ struct ResumableDownload<Base: APIRequest> {
             opened = try await client.open(attempt, sink: sink)
         } catch let error as APIError where plan.asksForRange && error.kind == .httpError && error.statusCode == 416 {
             guard let head = error.response else { throw error }
+            sink.close()
             lastHead = head
             switch plan.answer(to: head, accepted: false) {
             case .complete: return true
@@ -218,6 +219,7 @@ struct ResumableDownload<Base: APIRequest> {
         case .fail(let problem):
             throw APIError.invalidResponse(request: opened.summary, response: head, underlying: problem)
         case .restart(let reason):
+            sink.close()   // before the file is cut: a transport still holding the sink writes nothing more
             try await restart(reason)
             return false
         case .complete:
