@@ -18,7 +18,7 @@ import Foundation
 /// weak password or a short API key; a store of your own gets plain SHA-256 digests.
 public struct HTTPCacheKey: Sendable, Hashable, Codable {
     /// The namespace of the ``CachingMiddleware`` that stored the response (one per client,
-    /// tenant or user; see ``CachingMiddleware/init(store:namespace:policy:staleResponses:maxHeuristicLifetime:)``).
+    /// tenant or user; see ``CachingMiddleware/init(store:namespace:policy:staleResponses:maxHeuristicLifetime:clock:)``).
     public var namespace: String
     /// The request method, `GET`.
     public var method: String
