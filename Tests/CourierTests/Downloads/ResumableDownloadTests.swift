@@ -467,6 +467,26 @@ struct ResumableDownloadTests {
         }
     }
 
+    @Test("the request's own size limit is held against the whole file when a part is resumed, not against the part")
+    func sizeLimitOnResumedPart() async throws {
+        try await withDirectory { directory in
+            let destination = directory.appendingPathComponent("f")
+            let (first, _) = client(FakeOrigin(.init(content: Self.content, cuts: [250])), retry: false)
+            let error = await #expect(throws: APIError.self) { try await first.download(Self.file, to: destination, options: DownloadOptions()) }
+            let token = try #require(error?.resumeToken)
+            let (second, _) = client(FakeOrigin(.init(content: Self.content)))
+            var limited = Self.file
+            limited.options.maxResponseSize = 800   // the 750 bytes left fit; the 1000-byte file does not
+            let refused = await #expect(throws: APIError.self) { try await second.download(limited, to: destination, resumingFrom: token) }
+            #expect(refused?.kind == .resourceTooLarge)
+            #expect(refused?.sizeLimit == 800)
+            limited.options.maxResponseSize = 1000
+            let again = try #require(refused?.resumeToken)
+            let result = try await second.download(limited, to: destination, resumingFrom: again)
+            #expect(result.byteCount == 1000)
+        }
+    }
+
     // MARK: What is not resumed
 
     @Test("a POST is never resumed with a range, nor sent again by itself")
