@@ -128,10 +128,12 @@ struct ResumableDownloadTests {
             let clock = ManualClock()
             let origin = FakeOrigin(.init(content: Self.content, cuts: [250]))
             let transport = ScriptedTransport(origin.script)
-            let policy = RetryPolicy(initialDelay: .seconds(30), jitter: .none)
-            let client = APIClient(configuration: APIConfiguration(baseURL: URL(string: "https://api.example.com")!, timeout: .seconds(5)),
+            // A deadline far off (a loaded machine must not pass it first), a backoff further still.
+            let policy = RetryPolicy(initialDelay: .seconds(3600), maxDelay: .seconds(3600), jitter: .none)
+            let client = APIClient(configuration: APIConfiguration(baseURL: URL(string: "https://api.example.com")!, timeout: .seconds(120)),
                                    transport: transport, middleware: [RetryMiddleware(policy: policy, clock: clock)])
-            await #expect(throws: APIError.self) { try await client.download(Self.file, to: directory.appendingPathComponent("f")) }
+            let error = await #expect(throws: APIError.self) { try await client.download(Self.file, to: directory.appendingPathComponent("f")) }
+            #expect(error?.kind == .network, "the cut's own error")
             #expect(clock.sleeps.isEmpty)
             #expect(transport.requests.count == 1)
         }
