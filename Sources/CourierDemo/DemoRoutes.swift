@@ -92,6 +92,7 @@ enum DemoRoutes {
             return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"], body: body)
         }
         DemoCacheRoutes.add(to: v1)
+        DemoDownloadRoutes.add(to: v1)
         return router
     }
 

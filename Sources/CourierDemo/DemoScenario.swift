@@ -65,7 +65,8 @@ struct DemoScenario {
         }
         let cacheFailures = await DemoCacheScenario(makeClient: { makeClient(apiKey: options.apiKey, extra: $0) }).run()
         let macroFailures = await DemoMacroScenario(client: client).run()
-        return transcript.failures + (result.isSuccess ? 0 : 1) + cacheFailures + macroFailures
+        let downloadFailures = options.baseURL == nil ? await DemoDownloadScenario(client: client).run() : 0
+        return transcript.failures + (result.isSuccess ? 0 : 1) + cacheFailures + macroFailures + downloadFailures
     }
 
     /// A tiny valid PNG (1×1 pixel).

@@ -3,7 +3,7 @@ import HTTPTypes
 import OpenAPIRuntime
 
 /// Moving files and large bodies, with progress: uploads (``upload(_:progress:)``) and
-/// downloads to a file (``download(_:to:progress:)``).
+/// downloads to a file (``download(_:to:progress:)``), which resume (see <doc:ResumableTransfers>).
 extension APIClient {
     /// Sends a request whose body reports its progress as the transport reads it, and decodes
     /// the response.
@@ -80,7 +80,8 @@ extension APIClient {
         return try await upload(modified, progress: progress)
     }
 
-    /// Sends a request and writes the response body to `destination` as it arrives.
+    /// Sends a request and writes the response body to `destination` as it arrives, resuming
+    /// after a dropped connection or a timeout as the client's ``RetryMiddleware`` allows.
     ///
     /// The body is never held in memory whole: each chunk is written to a temporary file next to
     /// `destination` (`.<name>.<8 hex digits>.courier-download`, one per download), which is
@@ -95,14 +96,26 @@ extension APIClient {
     /// }
     /// ```
     ///
+    /// **Resuming.** When the connection drops (or the idle timeout fires) in the middle of the
+    /// body and the client has a ``RetryMiddleware`` whose policy retries that failure, the
+    /// download asks for the rest (`Range: bytes=<on disk>-`, with `If-Range` naming the
+    /// representation) instead of starting over, and the progress goes on from there; a server
+    /// that answers with the whole (changed) representation starts the file again. See
+    /// <doc:ResumableTransfers>, and ``download(_:to:options:progress:)`` to keep a failed
+    /// download's partial file and resume it later, even after a relaunch.
+    ///
     /// **Size limit.** The client's ``APIConfiguration/maxResponseSize`` guards memory, and a
     /// download holds none, so it does not apply. A limit set on the request itself
     /// (``RequestOptions/maxResponseSize``) does: the download then fails with
     /// ``APIError/Kind/resourceTooLarge`` as soon as the declared length or the bytes
     /// received pass it, and the partial file is removed.
     ///
-    /// The request's timeout covers the whole exchange, body included: give large downloads a
-    /// long one (`RequestOptions(timeout: .seconds(600))`).
+    /// The request's timeout covers the whole download, body and resumptions included: give
+    /// large downloads a long one (`RequestOptions(timeout: .seconds(600))`).
+    ///
+    /// When the server announces the representation's SHA-256 (`Repr-Digest`, or a `200`'s
+    /// `Content-Digest`; RFC 9530), the finished file is checked against it before it is moved
+    /// into place; a mismatch fails with ``APIError/Kind/invalidResponse``.
     ///
     /// - Parameters:
     ///   - request: Any request; its response type is not used.
@@ -115,93 +128,73 @@ extension APIClient {
         to destination: URL,
         progress: TransferProgressHandler? = nil
     ) async throws -> DownloadResult {
-        // A name of this download's own: two downloads to one destination at once must not
-        // write into, move or remove each other's partial file (O_EXCL: never one already there).
-        let partial = destination.deletingLastPathComponent()
-            .appendingPathComponent(Self.partialFileName(for: destination.lastPathComponent, tag: String(UUID().uuidString.prefix(8))))
-        let fileManager = FileManager.default
-        let descriptor = openNewFile(partial.path)
-        guard descriptor >= 0 else {
-            // The file system's reason (no such directory, no permission, …), for the destination.
-            let code = POSIXErrorCode(rawValue: errno) ?? .EIO
-            let (prepared, _) = try prepare(request)
-            throw APIError.unknown(request: summary(of: prepared), underlying: DownloadFileError(path: destination.path, code: code))
-        }
-        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-        let sink = ResponseBodySink(handle: handle, limit: request.options.maxResponseSize.map(Int64.init), progress: progress)
-        let opened: OpenedExchange
-        do {
-            opened = try await open(request, sink: sink)
-        } catch {
-            sink.close()
-            try? handle.close()
-            try? fileManager.removeItem(at: partial)
-            // A transport writing to the sink may pass the limit before the client sees the head.
-            if let exceeded = Self.sinkLimitExceeded(in: error) {
-                let (prepared, _) = try prepare(request)
-                throw APIError.resourceTooLarge(request: summary(of: prepared), limit: Int(exceeded.limit))
-            }
-            throw error
-        }
-        let (head, body, summary) = (opened.response, opened.body, opened.summary)
-        let limit = opened.options.maxResponseSize
-        let timeout = opened.timeout
-        let total = BodyReading.expectedLength(of: body, head: head)
-        sink.setTotal(total)
-        var written: Int64 = 0
-        do {
-            do {
-                if let limit, let total, total > Int64(limit) {
-                    throw APIError.resourceTooLarge(request: summary, limit: limit)
-                }
-                // Through the sink, which drops it when a transport writing there has already
-                // reported bytes (its queue and this task report at the same time).
-                sink.report(TransferProgress(completedBytes: 0, totalBytes: total))
-                if let body {
-                    for try await chunk in body {
-                        if chunk.isEmpty { continue }   // a transport writing to the sink says it is moving
-                        written += Int64(chunk.count)
-                        if let limit, written > Int64(limit) {
-                            throw APIError.resourceTooLarge(request: summary, limit: limit)
-                        }
-                        try handle.write(contentsOf: chunk)
-                        progress?(TransferProgress(completedBytes: written, totalBytes: total))
-                    }
-                }
-                try Task.checkCancellation()
-                sink.close()
-                // What the transport wrote to the file itself (its chunks here were empty), or — a
-                // bodiless answer it accepted, whose body a middleware then supplied — nothing.
-                if sink.wasUsed { written += sink.bytesWritten }
-                try handle.close()
-            } catch {
-                sink.close()
-                try? handle.close()
-                if let exceeded = Self.sinkLimitExceeded(in: error) {
-                    throw APIError.resourceTooLarge(request: summary, limit: Int(exceeded.limit))
-                }
-                throw error
-            }
-            // rename(2) replaces a file already there in one step (the partial file sits beside
-            // the destination, on its volume): two downloads finishing at once cannot both find
-            // the place empty, and a reader never sees the destination missing.
-            if rename(partial.path, destination.path) != 0 {
-                let code = POSIXErrorCode(rawValue: errno) ?? .EIO
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: destination.path, NSUnderlyingErrorKey: POSIXError(code)])
-            }
-        } catch {
-            try? FileManager.default.removeItem(at: partial)
-            switch error {
-            case is APIError, is CancellationError: throw error
-            case is TransportError: throw Self.map(error, summary: summary, timeout: timeout)
-            default:
-                if Task.isCancelled { throw CancellationError() }
-                if error is CocoaError { throw APIError.unknown(request: summary, underlying: error) }
-                throw Self.map(error, summary: summary, timeout: timeout)
-            }
-        }
-        return DownloadResult(fileURL: destination, response: head, byteCount: written, request: summary)
+        try await download(request, to: destination, options: DownloadOptions(keepsPartialFile: false), progress: progress)
     }
+
+    /// Downloads to a file with the resumption and partial-file behaviour `options` give: by
+    /// default, a download that fails (or whose task is cancelled, which pauses it) when it can
+    /// be resumed keeps its partial file, and its error carries the token that resumes it
+    /// (``APIError/resumeToken``, also handed to ``DownloadOptions/onCheckpoint``).
+    ///
+    /// ```swift
+    /// var options = DownloadOptions()
+    /// options.onCheckpoint = { token in saved.store(token) }     // kept across launches
+    /// do {
+    ///     try await client.download(GetArchive(), to: fileURL, options: options)
+    /// } catch let error as APIError {
+    ///     if let token = error.resumeToken {
+    ///         try await client.download(GetArchive(), to: fileURL, resumingFrom: token)
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// Everything else is as in ``download(_:to:progress:)``.
+    @discardableResult
+    public func download<R: APIRequest>(
+        _ request: R,
+        to destination: URL,
+        options: DownloadOptions,
+        progress: TransferProgressHandler? = nil
+    ) async throws -> DownloadResult {
+        var download = try ResumableDownload(client: self, request: request, destination: destination, options: options, progress: progress)
+        return try await download.run(from: nil)
+    }
+
+    /// Continues a download from `token` — taken from a failed or cancelled download
+    /// (``APIError/resumeToken``, ``DownloadOptions/onCheckpoint``), in this process or an
+    /// earlier one — into the same `destination`.
+    ///
+    /// The partial file the token names is checked first (its length and the SHA-256 of its
+    /// last block); then the rest is asked for with `Range` and `If-Range`. Whatever does not
+    /// match is not appended to: a partial file that is gone or changed, or a representation
+    /// that changed on the server, starts the file again from zero
+    /// (``DownloadResult/restarts`` counts it). A token for another URL throws
+    /// ``APIError/Kind/encodingFailed`` with ``DownloadError/Reason/tokenMismatch``.
+    ///
+    /// ```swift
+    /// let token = try JSONDecoder().decode(DownloadResumeToken.self, from: Data(contentsOf: tokenURL))
+    /// let result = try await client.download(GetArchive(), to: fileURL, resumingFrom: token)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - request: The request the token's download was made with (the same URL).
+    ///   - destination: The destination the token's download was writing to.
+    ///   - token: Where to continue.
+    ///   - options: As for ``download(_:to:options:progress:)``.
+    ///   - progress: Called as bytes are written; it starts at the bytes already on disk.
+    /// - Throws: ``APIError`` (or `CancellationError`).
+    @discardableResult
+    public func download<R: APIRequest>(
+        _ request: R,
+        to destination: URL,
+        resumingFrom token: DownloadResumeToken,
+        options: DownloadOptions = DownloadOptions(),
+        progress: TransferProgressHandler? = nil
+    ) async throws -> DownloadResult {
+        var download = try ResumableDownload(client: self, request: request, destination: destination, options: options, progress: progress)
+        return try await download.run(from: token)
+    }
+
 
     /// The name of the partial file beside the destination `name`: `.name.tag.courier-download`,
     /// with `name` cut (between two characters) so that the whole stays within the 255 bytes
@@ -218,24 +211,10 @@ extension APIClient {
         }
         return ".\(kept)\(suffix)"
     }
-
-    /// The sink's limit error inside `error` (a transport error, or the API error made of one).
-    private static func sinkLimitExceeded(in error: any Error) -> BodyLimitExceeded? {
-        var current: (any Error)? = error
-        for _ in 0..<4 {
-            switch current {
-            case let exceeded as BodyLimitExceeded: return exceeded
-            case let transport as TransportError: current = transport.underlying
-            case let api as APIError: current = api.underlyingError
-            default: return nil
-            }
-        }
-        return nil
-    }
 }
 
 /// A download's file could not be created: where, and the file system's reason.
-struct DownloadFileError: Error, CustomStringConvertible {
+struct DownloadFileError: Error, Sendable, CustomStringConvertible {
     /// The destination asked for.
     var path: String
     /// The reason (`ENOENT`: the directory does not exist, `EACCES`: no permission, …).
@@ -244,10 +223,4 @@ struct DownloadFileError: Error, CustomStringConvertible {
     var description: String {
         "cannot create a file beside \(path): \(String(cString: strerror(code.rawValue)))"
     }
-}
-
-/// Creates the file at `path` for writing, failing if it exists (`open(2)`, which
-/// ``APIClient``'s own `open` shadows inside the client); `-1` with `errno` set on failure.
-private func openNewFile(_ path: String) -> Int32 {
-    open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)   // less the umask, as any new file
 }

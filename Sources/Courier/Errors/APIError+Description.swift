@@ -8,7 +8,11 @@ extension APIError: CustomStringConvertible, LocalizedError {
     /// One readable line: what failed, for which request, and why. Control characters a server
     /// may have sent (in its message, its body, a content type or a `Location`) are escaped
     /// so a description cannot forge a log line or drive a terminal.
-    public var description: String { LogSafeText.escape(unescapedDescription) }
+    public var description: String {
+        let line = LogSafeText.escape(unescapedDescription)
+        guard let resumeToken else { return line }
+        return line + " — resumable: \(resumeToken.bytesOnDisk) of \(resumeToken.totalBytes) bytes kept in \(LogSafeText.escape(resumeToken.partialFileName))"
+    }
 
     private var unescapedDescription: String {
         let target = request.map { " for \($0)" } ?? ""
@@ -31,6 +35,10 @@ extension APIError: CustomStringConvertible, LocalizedError {
             return "Timed out after \(after) waiting for \(request.map { "\($0)" } ?? "the response")"
         case .limit(let limit):
             return "Response\(request.map { " to \($0)" } ?? "") is larger than the limit of \(limit) bytes; the exchange was cancelled"
+        case .invalid(let response):
+            let status = response.map { " (HTTP \($0.status.code))" } ?? ""
+            let cause = underlyingError.map { ": \(Self.bounded(UnderlyingErrorText.describe($0), to: 1_000))" } ?? ""
+            return "Invalid response\(status)\(request.map { " to \($0)" } ?? "")\(cause)"
         case .none:
             break
         }

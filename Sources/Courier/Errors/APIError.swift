@@ -74,6 +74,12 @@ public struct APIError: Error, Sendable {
         /// The request was cancelled (in `Result`-based APIs; async callers get
         /// `CancellationError`).
         public static let cancelled = Kind("cancelled")
+        /// The server's answer broke HTTP's rules in a way no retry can fix, or the content it
+        /// delivered is not what it announced: a download's `206` that does not continue the
+        /// partial file, a finished file that does not match the server's digest. The
+        /// underlying error is a ``DownloadError``; ``APIError/response`` is the answer, when
+        /// there was one.
+        public static let invalidResponse = Kind("invalid response")
         /// Anything else.
         public static let unknown = Kind("unknown")
 
@@ -90,6 +96,7 @@ public struct APIError: Error, Sendable {
         case contentType(expected: [String], received: String?)
         case timeout(after: Duration, waitingFor: String?)
         case limit(Int)
+        case invalid(response: HTTPResponse?)
     }
 
     /// What kind of failure this is.
@@ -107,6 +114,12 @@ public struct APIError: Error, Sendable {
     /// ``TransportError``, an ``AuthenticationError``…).
     public let underlyingError: (any Error)?
     let detail: Detail
+    /// For a download that failed with its partial file kept: what
+    /// ``APIClient/download(_:to:resumingFrom:options:progress:)`` needs to continue it, now or
+    /// after a relaunch. `nil` for every other error, and for a download that cannot be resumed
+    /// (the server gave no strong validator, or the bytes were in a content coding) or whose
+    /// partial file was removed (``DownloadOptions/keepsPartialFile``).
+    public internal(set) var resumeToken: DownloadResumeToken?
 
     init(_ kind: Kind, request: RequestSummary?, message: String? = nil, body: Data = Data(),
          underlying: (any Error)? = nil, detail: Detail = .none) {
@@ -122,13 +135,18 @@ public struct APIError: Error, Sendable {
 // MARK: - Named facts
 
 extension APIError {
-    /// The HTTP status code, for ``Kind/httpError``.
+    /// The HTTP status code, for ``Kind/httpError`` (and ``Kind/invalidResponse`` when there
+    /// was a response).
     public var statusCode: Int? { response?.status.code }
 
-    /// The response head (status and header fields), for ``Kind/httpError``.
+    /// The response head (status and header fields), for ``Kind/httpError`` (and
+    /// ``Kind/invalidResponse`` when there was a response).
     public var response: HTTPResponse? {
-        if case .http(let response) = detail { return response }
-        return nil
+        switch detail {
+        case .http(let response): return response
+        case .invalid(let response): return response
+        default: return nil
+        }
     }
 
     /// The URL that could not be used, for ``Kind/invalidURL`` (secrets redacted).
@@ -221,6 +239,12 @@ extension APIError {
     /// ``AuthenticationError``.
     public static func authentication(request: RequestSummary, underlying: any Error) -> APIError {
         APIError(.authentication, request: request, underlying: underlying)
+    }
+
+    /// A response that broke HTTP's rules, or content that is not what the server announced;
+    /// `underlying` says how (a ``DownloadError``).
+    public static func invalidResponse(request: RequestSummary, response: HTTPResponse?, underlying: any Error) -> APIError {
+        APIError(.invalidResponse, request: request, underlying: underlying, detail: .invalid(response: response))
     }
 
     /// A cancelled request.

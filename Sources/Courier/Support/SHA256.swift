@@ -37,8 +37,9 @@ enum SHA256 {
         return String(decoding: result, as: UTF8.self)
     }
 
-    /// The incremental state: eight working words, a partial block and the message length.
-    private struct State {
+    /// The incremental state: eight working words, a partial block and the message length
+    /// (internal: a download hashes its file through it, a block at a time).
+    struct State {
         private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
             0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19
         )

@@ -35,20 +35,21 @@ extension TaskHandler {
         case .refuse(let reason):
             cancel(reason: reason)
         case .buffer(let sinkStart):
-            begin(sinkStart)
+            begin(sinkStart, head: head)
         case .stream(let sinkStart):
-            begin(sinkStart)
+            begin(sinkStart, head: head)
             startStreaming(head: head, buffered: nil)
         }
     }
 
     /// Starts the download's file again for this response and sets its total; a file that cannot
-    /// be started fails the request, whose head is still delivered.
-    private func begin(_ start: Machine.SinkStart?) {
+    /// be started fails the request, whose head is still delivered. The sink places the body by
+    /// `head` (a resumed download's `206` continues the file; see `ResponseBodySink`).
+    private func begin(_ start: Machine.SinkStart?, head: HTTPResponse) {
         guard let start else { return }
         if let total = start.total { start.sink.setTotal(total) }
         do {
-            try start.sink.begin()
+            try start.sink.begin(response: head)
         } catch {
             sinkFailed(error)
         }

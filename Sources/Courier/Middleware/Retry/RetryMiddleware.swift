@@ -27,7 +27,8 @@ import OpenAPIRuntime
 /// - The response being retried is drained (up to 64 KiB) so its connection is freed.
 /// - A small response body (``RetryPolicy/maxBufferedResponseSize``, announced by its length)
 ///   is read here, so a connection lost in the middle of it is retried; longer bodies stream
-///   to the caller untouched.
+///   to the caller untouched. A download's body is never read here: the download resumes it
+///   itself by this middleware's policy and budget (see <doc:ResumableTransfers>).
 /// - Each attempt runs with ``RequestContext/attempt`` set to its number.
 /// - The wait is cancellable: cancelling the task ends it with `CancellationError`.
 public struct RetryMiddleware: Middleware {
@@ -35,7 +36,8 @@ public struct RetryMiddleware: Middleware {
     public let policy: RetryPolicy
     /// The budget shared by every request through this middleware.
     public let budget: RetryBudget
-    private let clock: any TimeSource
+    /// Where it sleeps (a download resuming by this middleware's policy sleeps there too).
+    let clock: any TimeSource
 
     /// Creates the middleware.
     /// - Parameters:
@@ -107,9 +109,12 @@ public struct RetryMiddleware: Middleware {
         return context
     }
 
-    /// The announced length of a single-pass body small enough to read here, or `nil`.
+    /// The announced length of a single-pass body small enough to read here, or `nil`. Never a
+    /// download's (it offers a sink): the download resumes a body cut short itself, from the
+    /// bytes it has, by this middleware's policy and budget.
     private func bufferableLength(_ response: HTTPResponse, _ body: HTTPBody?, context: RequestContext) -> Int? {
-        guard let body, body.iterationBehavior == .single, policy.maxBufferedResponseSize > 0 else { return nil }
+        guard let body, body.iterationBehavior == .single, policy.maxBufferedResponseSize > 0,
+              context.bodyChannels.responseSink == nil else { return nil }
         let length: Int?
         if case .known(let known) = body.length { length = Int(exactly: known) } else {
             length = response.headerFields[.contentLength].flatMap { BodyReading.contentLength($0) }.flatMap { Int(exactly: $0) }
