@@ -27,13 +27,12 @@ enum RepresentationDigest {
     /// The `sha-256` member of a digest field's value as hexadecimal digits; `nil` without one
     /// or when it is not a 32-byte byte sequence.
     static func sha256(inField value: String) -> String? {
-        for member in value.split(separator: ",") {
-            let trimmed = member.trimmingSpacesAndTabs()
-            guard let equals = trimmed.firstIndex(of: "=") else { continue }
-            guard trimmed[trimmed.startIndex..<equals].lowercased() == "sha-256" else { continue }
-            var item = trimmed[trimmed.index(after: equals)...]
+        // Members split at commas by the one reader of HTTP's lists (HTTPParameters); a byte
+        // sequence holds no comma, and its base64 `=` padding follows the first `=`.
+        for member in HTTPParameters(value, separator: ",") where member.nameIs("sha-256") {
+            guard var item = member.value else { return nil }
             // Parameters (`;…`) may follow the item.
-            if let semicolon = item.firstIndex(of: ";") { item = item[item.startIndex..<semicolon] }
+            if let semicolon = item.firstIndex(of: ";") { item = item[item.startIndex..<semicolon].trimmingSpacesAndTabs() }
             guard item.count >= 2, item.first == ":", item.last == ":" else { return nil }
             guard let bytes = Data(base64Encoded: String(item.dropFirst().dropLast())), bytes.count == 32 else { return nil }
             return SHA256.hex(Array(bytes))

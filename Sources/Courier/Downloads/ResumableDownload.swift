@@ -27,35 +27,35 @@ struct ResumableDownload<Base: APIRequest> {
     }
 
     private let client: APIClient
-    private let request: ModifiedRequest<Base>
-    private let destination: URL
-    private let options: DownloadOptions
+    let request: ModifiedRequest<Base>
+    let destination: URL
+    let options: DownloadOptions
     private let progress: TransferProgressHandler?
     /// The first request, for errors and the token's URL.
-    private let summary: RequestSummary
+    let summary: RequestSummary
     /// The whole download's time limit, every exchange and wait included.
-    private let timeout: Duration
+    let timeout: Duration
     private let deadline: ContinuousClock.Instant
     /// The request's own size limit, on the whole file.
-    private let limit: Int?
+    let limit: Int?
     private let acceptableStatusCodes: Set<Int>
     private let resumer: Resumer?
     /// Whether ranges may be asked for: a `GET` without a `Range` of the caller's own.
-    private let rangesAllowed: Bool
+    let rangesAllowed: Bool
     private let logger: Logger
 
-    private var file: PartialFile?
+    var file: PartialFile?
     /// What is on disk, and what the next exchange asks for.
-    private var plan: RangeRequest
+    var plan: RangeRequest
     /// Whether the bytes on disk can be continued (a strong validator and a known length).
-    private var resumable = false
-    private var lastHead: HTTPResponse?
-    private var lastSummary: RequestSummary
-    private var resumptions = 0
-    private var restarts = 0
-    private var received: Int64 = 0
-    private var digestVerified = false
-    private var lastCheckpoint: Int64 = 0
+    var resumable = false
+    var lastHead: HTTPResponse?
+    var lastSummary: RequestSummary
+    var resumptions = 0
+    var restarts = 0
+    var received: Int64 = 0
+    var digestVerified = false
+    var lastCheckpoint: Int64 = 0
     /// Failures in a row without a byte received.
     private var failuresInARow = 0
     /// Exchanges so far (the current one's number).
@@ -64,7 +64,7 @@ struct ResumableDownload<Base: APIRequest> {
     private var adopted: (exchange: Int, response: Int)?
     /// Set for an error after which the partial file must go whatever the options say (the
     /// finished file did not match its digest).
-    private var discardsFile = false
+    var discardsFile = false
 
     init(client: APIClient, request: Base, destination: URL, options: DownloadOptions, progress: TransferProgressHandler?) throws {
         let modified = ModifiedRequest(request)
@@ -343,88 +343,5 @@ struct ResumableDownload<Base: APIRequest> {
             }
         }
         return nil
-    }
-
-    // MARK: Ends
-
-    /// Checks the digest and moves the file into place.
-    private mutating func finish() async throws -> DownloadResult {
-        if options.verifiesDigest, let expected = plan.representationDigest {
-            let actual = try await file!.sha256(length: plan.offset)
-            guard actual == expected else {
-                discardsFile = true
-                throw APIError.invalidResponse(request: lastSummary, response: lastHead, underlying: DownloadError(
-                    .digestMismatch, detail: "the SHA-256 of the \(plan.offset) bytes received is \(actual); the server announced \(expected)"))
-            }
-            digestVerified = true
-        }
-        try await file!.close(movingTo: destination)
-        file = nil
-        return DownloadResult(fileURL: destination, response: lastHead ?? HTTPResponse(status: .ok), byteCount: plan.offset, request: lastSummary,
-                              resumptions: resumptions, restarts: restarts, bytesReceived: received, digestVerified: digestVerified)
-    }
-
-    /// Keeps the partial file with a token, or removes it, and returns the error to throw.
-    private mutating func stop(after error: any Error) async -> any Error {
-        let cancelled = error is CancellationError || Task.isCancelled
-        var token: DownloadResumeToken?
-        if let file {
-            if options.keepsPartialFile, !discardsFile { token = try? await makeToken() }
-            if let token {
-                await file.close()
-                options.onCheckpoint?(token)
-            } else {
-                await file.remove()
-            }
-            self.file = nil
-        }
-        if cancelled { return CancellationError() }
-        var mapped = map(error)
-        if let token, var failure = mapped as? APIError {
-            failure.resumeToken = token
-            mapped = failure
-        }
-        return mapped
-    }
-
-    /// Any failure as the caller sees it: an ``APIError`` (or `CancellationError`).
-    private func map(_ error: any Error) -> any Error {
-        // What a sink threw, inside the transport's error: the size limit, a range overrun.
-        var current: (any Error)? = error
-        for _ in 0..<4 {
-            switch current {
-            case let exceeded as BodyLimitExceeded: return APIError.resourceTooLarge(request: lastSummary, limit: exceeded.limit)
-            case let problem as DownloadError: return APIError.invalidResponse(request: lastSummary, response: lastHead, underlying: problem)
-            case let transport as TransportError: current = transport.underlying
-            default: current = nil
-            }
-        }
-        switch error {
-        case is APIError, is CancellationError: return error
-        case is CocoaError, is POSIXError: return APIError.unknown(request: lastSummary, underlying: error)
-        default: return APIClient.map(error, summary: lastSummary, timeout: timeout)
-        }
-    }
-
-    /// A token for what is on disk now; `nil` when it cannot be resumed.
-    private func makeToken() async throws -> DownloadResumeToken? {
-        guard let file, resumable, rangesAllowed, plan.offset > 0, let validator = plan.validator, let total = plan.completeLength else { return nil }
-        let tail = try await file.tailDigest(endingAt: plan.offset)
-        return DownloadResumeToken(url: summary.url, validator: validator, totalBytes: total, bytesOnDisk: plan.offset,
-                                   partialFileName: file.name, tailDigest: tail.digest, tailLength: tail.length,
-                                   representationDigest: plan.representationDigest)
-    }
-
-    /// Hands the caller a token each ``DownloadOptions/checkpointInterval`` bytes.
-    private mutating func checkpointIfDue() async {
-        guard let onCheckpoint = options.onCheckpoint, resumable, plan.offset - lastCheckpoint >= options.checkpointInterval else { return }
-        lastCheckpoint = plan.offset
-        if let token = try? await makeToken() { onCheckpoint(token) }
-    }
-
-    private func metadata(_ extra: Logger.Metadata) -> Logger.Metadata {
-        var metadata: Logger.Metadata = ["courier.operation": "\(request.options.operationName ?? "download")", "courier.url": "\(summary.url)"]
-        metadata.merge(extra) { $1 }
-        return metadata
     }
 }
