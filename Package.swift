@@ -201,6 +201,7 @@ let package = Package(
         .target(
             name: "CourierTestServer",
             dependencies: [
+                "CourierTesting",
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["DevelopmentTools"])),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["DevelopmentTools"])),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["DevelopmentTools"])),

@@ -1,3 +1,4 @@
+import CourierTesting
 import Crypto
 import Foundation
 import NIOConcurrencyHelpers
@@ -37,20 +38,17 @@ public enum RangeContent {
     private static func entry(seed: UInt64, version: Int, size: Int) -> (bytes: ByteBuffer, sha256: [UInt8]) {
         let key = Key(seed: seed, version: version, size: size)
         if let cached = cache.withLockedValue({ $0[key] }) { return cached }
-        // SplitMix64 (Steele, Lea, Flood 2014), eight bytes a step.
-        var state = seed ^ (UInt64(truncatingIfNeeded: version) &* 0xD1B5_4A32_D192_ED03)
+        // Eight bytes a step of the seeded generator.
+        var generator = SplitMix64(seed: seed ^ (UInt64(truncatingIfNeeded: version) &* 0xD1B5_4A32_D192_ED03))
         var bytes = [UInt8](repeating: 0, count: size)
         bytes.withUnsafeMutableBytes { raw in
             let words = raw.count / 8
             let base = raw.baseAddress!
             for index in 0..<words {
-                state &+= 0x9E37_79B9_7F4A_7C15
-                var z = state
-                z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-                z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-                base.storeBytes(of: (z ^ (z >> 31)).littleEndian, toByteOffset: index * 8, as: UInt64.self)
+                base.storeBytes(of: generator.next().littleEndian, toByteOffset: index * 8, as: UInt64.self)
             }
-            for index in (words * 8)..<raw.count { raw[index] = UInt8(truncatingIfNeeded: state >> (index % 8 * 8)) }
+            let last = generator.next()
+            for index in (words * 8)..<raw.count { raw[index] = UInt8(truncatingIfNeeded: last >> (index % 8 * 8)) }
         }
         let made = (bytes: ByteBuffer(bytes: bytes), sha256: Array(SHA256.hash(data: bytes)))
         return cache.withLockedValue { cache in

@@ -1,3 +1,4 @@
+import CourierTesting
 import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
@@ -187,18 +188,5 @@ public final class RangeServer: Sendable {
     /// Stops accepting connections.
     public func stop() async {
         try? await channel.close()
-    }
-}
-
-/// SplitMix64: a small seeded generator, the same sequence on every platform.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

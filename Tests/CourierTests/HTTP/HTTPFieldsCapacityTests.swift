@@ -1,4 +1,5 @@
 @testable import Courier
+import CourierTesting
 import Foundation
 import HTTPTypes
 import Testing
@@ -38,7 +39,7 @@ struct HTTPFieldsCapacityTests {
 
     @Test("replace(with:) gives what the field-by-field definition gives, for few and many replacements", arguments: [1, 2, 3, 9, 40])
     func sameAsTheDefinition(_ replacementCount: Int) {
-        var generator = SeededGenerator(seed: UInt64(replacementCount))
+        var generator = SplitMix64(seed: UInt64(replacementCount))
         let names = ["A", "B", "C", "Age", "Courier-Cache", "ETag", "Set-Cookie", "D"].map { HTTPField.Name($0)! }
         for round in 0..<200 {
             var fields = HTTPFields()
@@ -74,18 +75,5 @@ struct HTTPFieldsCapacityTests {
         var many = Self.fields(HTTPFields.capacity, distinct: false)
         many.replace(with: (0..<20).map { HTTPField(name: $0 == 0 ? HTTPField.Name("X-F")! : HTTPField.Name("X-G-\($0)")!, value: "\($0)") })
         #expect(many.count == 20)
-    }
-}
-
-/// A small seeded generator (SplitMix64), so a failing round can be replayed.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
