@@ -27,12 +27,13 @@ struct UploadProgressTests {
             // The server reads no more; whatever the client reports now is all it can have sent.
             let stalled = try await Transfers.settled { log.last?.completedBytes ?? 0 }
             // URLSession: progress comes from didSendBodyData, and stopped at 5–7 MiB of 32 in
-            // every run (before the fix it said 100 % at once). AsyncHTTPClient counts what its
+            // most runs, 17 MiB in one fresh-clone CI run beside the 64 MiB range tests (the
+            // kernel's socket buffers grow with the load); before the fix it said 100 % at once. AsyncHTTPClient counts what its
             // connection took; on loopback the server's own socket and NIO buffers sometimes take
             // the whole body while its handler has stopped reading (one run reported 32 of 32 MiB,
             // others 8–18), so for it only the final and monotonic checks below hold.
             if kind == .urlSession {
-                #expect(stalled < Int64(Self.size) / 2, "reported \(stalled) of \(Self.size) bytes while the server had read \(server.transferReceived(id))")
+                #expect(stalled < Int64(Self.size) * 3 / 4, "reported \(stalled) of \(Self.size) bytes while the server had read \(server.transferReceived(id))")
             }
             server.releaseTransfer(id)
             let receipt = try await upload.value
