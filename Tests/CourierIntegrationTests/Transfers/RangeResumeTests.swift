@@ -7,7 +7,10 @@ import Testing
 /// Downloads of a 64 MiB file from ``RangeServer``, cut at seeded offsets, over both
 /// transports: resumed with `Range`/`If-Range` by the RetryMiddleware's policy, restarted from
 /// zero when the representation changed or the server ignores ranges, refused when it lies.
-@Suite("Resumable downloads over both transports")
+// Serialized: each test makes or hashes 64 MiB synchronously (the range server's content, the
+// downloaded file) on a thread of the cooperative pool; run side by side on two cores they held
+// both threads, and a loaded fresh-clone CI run saw an unrelated test's 15 s token limit pass.
+@Suite("Resumable downloads over both transports", .serialized)
 struct RangeResumeTests {
     @Test("12 cuts at seeded offsets: 12 resumptions, the file byte-identical (SHA-256), each byte received once (± one chunk a cut)",
           arguments: TransportKind.allCases)

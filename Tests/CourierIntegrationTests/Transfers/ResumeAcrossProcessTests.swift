@@ -5,7 +5,9 @@ import Testing
 
 /// A download whose process is killed (SIGKILL: no cleanup, no last word) resumes in another
 /// process from the last checkpoint's token, asking only for the rest.
-@Suite("Resuming a download after its process was killed")
+// Serialized, as RangeResumeTests: the parent waits for its child on a thread of the
+// cooperative pool.
+@Suite("Resuming a download after its process was killed", .serialized)
 struct ResumeAcrossProcessTests {
     static let size = 32 << 20
 
