@@ -96,13 +96,20 @@ struct FileChunks {
     private let handle: Handle
     private let chunkSize: Int
 
-    init(url: URL, chunkSize: Int) throws {
+    /// A reader from `offset` on (a resumable upload's append starts there).
+    init(url: URL, chunkSize: Int, from offset: Int64 = 0) throws {
         self.handle = Handle(try FileHandle(forReadingFrom: url))
         self.chunkSize = chunkSize
+        if offset > 0 { try handle.handle.seek(toOffset: UInt64(offset)) }
     }
 
     mutating func next() throws -> [UInt8]? {
-        guard let data = try handle.handle.read(upToCount: chunkSize), !data.isEmpty else { return nil }
+        try next(upTo: chunkSize)
+    }
+
+    /// The next chunk of at most `count` bytes; `nil` at the end of the file.
+    mutating func next(upTo count: Int) throws -> [UInt8]? {
+        guard let data = try handle.handle.read(upToCount: count), !data.isEmpty else { return nil }
         return Array(data)
     }
 

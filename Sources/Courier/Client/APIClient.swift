@@ -118,7 +118,7 @@ public final class APIClient: Sendable {
 
     /// The exchange's body decoded by the request; any failure but an ``APIError`` of the
     /// request's own is reported as ``APIError/Kind/decodingFailed``.
-    private func decode<R: APIRequest>(_ request: R, from exchange: Exchange) throws -> R.Response {
+    func decode<R: APIRequest>(_ request: R, from exchange: Exchange) throws -> R.Response {
         do {
             return try request.decode(exchange.head, body: exchange.body, context: DecodingContext(decoder: configuration.decoder, request: exchange.summary))
         } catch let error as APIError {

@@ -8,28 +8,9 @@
 /// print(result.resumptions, "resumptions")
 /// ```
 public struct DownloadOptions: Sendable {
-    /// Whether and how often a download resumes by itself within one call.
-    public struct Resumption: Sendable {
-        enum Rule: Sendable {
-            case retryMiddleware
-            case never
-            case policy(RetryPolicy, budget: RetryBudget?, clock: any TimeSource)
-        }
-        let rule: Rule
-
-        /// As the client's ``RetryMiddleware`` says (the default): a failure it retries
-        /// (``RetryPolicy/retryableErrors``: a lost connection, a timeout — an idle timeout
-        /// too) resumes the download after its backoff, each resumption taking a token from its
-        /// ``RetryBudget``. A client without a `RetryMiddleware` does not resume by itself.
-        public static let retryMiddleware = Resumption(rule: .retryMiddleware)
-        /// Never by itself: a failure ends the call (with a resume token when it can be resumed).
-        public static let never = Resumption(rule: .never)
-        /// By `policy`, whatever the client's middleware: its retryable errors and backoff, and
-        /// `budget` when given.
-        public static func policy(_ policy: RetryPolicy, budget: RetryBudget? = nil, clock: any TimeSource = .system) -> Resumption {
-            Resumption(rule: .policy(policy, budget: budget, clock: clock))
-        }
-    }
+    /// Whether and how often a download resumes by itself within one call: the same choices as
+    /// a resumable upload's (``TransferResumption``).
+    public typealias Resumption = TransferResumption
 
     /// Whether the download resumes by itself after a failure. Default: as the client's
     /// ``RetryMiddleware`` says (none: never). A request whose options say

@@ -19,13 +19,6 @@ import OpenAPIRuntime
 /// - A failure keeps the partial file and a token for it (when it can be resumed and the
 ///   options say so), or removes it.
 struct ResumableDownload<Base: APIRequest> {
-    /// How the download resumes by itself: a policy, an optional budget, where to sleep.
-    struct Resumer {
-        var policy: RetryPolicy
-        var budget: RetryBudget?
-        var clock: any TimeSource
-    }
-
     private let client: APIClient
     let request: ModifiedRequest<Base>
     let destination: URL
@@ -39,7 +32,7 @@ struct ResumableDownload<Base: APIRequest> {
     /// The request's own size limit, on the whole file.
     let limit: Int?
     private let acceptableStatusCodes: Set<Int>
-    private let resumer: Resumer?
+    private let resumer: TransferResumer?
     /// Whether ranges may be asked for: a `GET` without a `Range` of the caller's own.
     let rangesAllowed: Bool
     private let logger: Logger
@@ -87,16 +80,7 @@ struct ResumableDownload<Base: APIRequest> {
         plan.callerAskedForRange = callerRange
         self.plan = plan
 
-        var resumer: Resumer?
-        switch options.resumption.rule {
-        case .never:
-            resumer = nil
-        case .retryMiddleware:
-            resumer = client.middleware.lazy.compactMap { $0 as? RetryMiddleware }.first
-                .map { Resumer(policy: $0.policy, budget: $0.budget, clock: $0.clock) }
-        case .policy(let policy, let budget, let clock):
-            resumer = Resumer(policy: policy, budget: budget, clock: clock)
-        }
+        var resumer = options.resumption.resumer(on: client)
         // Sending the request again must be allowed at all (`.never`, a POST without an
         // idempotency key, a body that cannot be read twice).
         if let policy = resumer?.policy, !policy.isRetryable(head, body: body, options: modified.options) { resumer = nil }
@@ -314,7 +298,7 @@ struct ResumableDownload<Base: APIRequest> {
     /// backoff); throws `error` otherwise.
     private mutating func resume(after error: any Error, progressed: Bool) async throws {
         if error is CancellationError || Task.isCancelled { throw error }
-        guard let resumer, let failure = Self.transportFailure(in: error), resumer.policy.retryableErrors.contains(failure.kind) else { throw error }
+        guard let resumer, let failure = TransferResumer.transportFailure(in: error), resumer.policy.retryableErrors.contains(failure.kind) else { throw error }
         let inARow = progressed ? 0 : failuresInARow + 1
         guard inARow < resumer.policy.maxAttempts, resumptions < options.maxResumptions else { throw error }
         let wait = resumer.policy.backoff(beforeRetry: inARow + 1)
@@ -328,20 +312,5 @@ struct ResumableDownload<Base: APIRequest> {
             "courier.retry_delay_ms": "\(Int(wait.secondsValue * 1000))",
         ]))
         if wait > .zero { try await resumer.clock.sleep(for: wait) }
-    }
-
-    /// The transport failure behind `error`, whose kind the policy judges.
-    private static func transportFailure(in error: any Error) -> TransportError? {
-        var current: (any Error)? = error
-        for _ in 0..<4 {
-            switch current {
-            case let failure as TransportError: return failure
-            case let api as APIError:
-                if api.kind == .timeout { return TransportError(.timeout, "timed out") }
-                current = api.underlyingError
-            default: return nil
-            }
-        }
-        return nil
     }
 }

@@ -10,6 +10,9 @@ extension APIError: CustomStringConvertible, LocalizedError {
     /// so a description cannot forge a log line or drive a terminal.
     public var description: String {
         let line = LogSafeText.escape(unescapedDescription)
+        if let uploadResumeToken {
+            return line + " — resumable: \(uploadResumeToken.acknowledgedBytes) of \(uploadResumeToken.totalBytes) bytes kept on the server"
+        }
         guard let resumeToken else { return line }
         return line + " — resumable: \(resumeToken.bytesOnDisk) of \(resumeToken.totalBytes) bytes kept in \(LogSafeText.escape(resumeToken.partialFileName))"
     }

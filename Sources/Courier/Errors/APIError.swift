@@ -120,6 +120,11 @@ public struct APIError: Error, Sendable {
     /// (the server gave no strong validator, or the bytes were in a content coding) or whose
     /// partial file was removed (``DownloadOptions/keepsPartialFile``).
     public internal(set) var resumeToken: DownloadResumeToken?
+    /// For a resumable upload that failed with its upload resource kept on the server
+    /// (``ResumableUploadOptions/deletesOnFailure`` off): what
+    /// ``APIClient/upload(_:fromFile:contentType:resumingFrom:options:progress:)`` needs to
+    /// continue it. `nil` for every other error.
+    public internal(set) var uploadResumeToken: UploadResumeToken?
 
     init(_ kind: Kind, request: RequestSummary?, message: String? = nil, body: Data = Data(),
          underlying: (any Error)? = nil, detail: Detail = .none) {

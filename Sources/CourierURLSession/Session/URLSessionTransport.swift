@@ -359,3 +359,11 @@ public final class URLSessionTransport: Transport {
         }
     }
 }
+
+// FoundationNetworking (Linux) sends a body larger than `maxRequestBodySize` from a file, and a
+// server that cuts such an upload can crash the process there (a file read completing after
+// the transfer ended unpauses a handle libcurl has let go: `try!` in `_EasyHandle._PauseState`).
+// A resumable upload, which expects cuts, keeps each append within what is sent from memory.
+extension URLSessionTransport: BoundedRequestBodies {
+    package var largestBodyInMemory: Int { maxRequestBodySize }
+}
