@@ -192,6 +192,8 @@ let package = Package(
             dependencies: [
                 "Courier", "CourierAsyncHTTPClient", "CourierURLSession", "CourierMacros",
                 .target(name: "CCourierZlib", condition: .when(traits: ["DevelopmentTools"])),
+                // Its resumable upload server, for the `--transfers` memory probe.
+                .target(name: "CourierTestServer", condition: .when(traits: ["DevelopmentTools"])),
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["DevelopmentTools"])),
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["DevelopmentTools"])),
             ]

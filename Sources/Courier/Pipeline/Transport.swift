@@ -26,10 +26,10 @@ public protocol Transport: Sendable {
 /// The rest of the chain, as seen by a ``Middleware``: call it to send the request onwards.
 public typealias HTTPHandler = @Sendable (HTTPRequest, HTTPBody?, RequestContext) async throws -> (HTTPResponse, HTTPBody?)
 
-/// A transport that sends request bodies up to a size from memory and larger ones another way
-/// (from a file), and would rather be given bodies it can hold: a resumable upload cuts its
-/// appends to ``largestBodyInMemory`` over it.
-package protocol BoundedRequestBodies: Transport {
-    /// The largest request body sent from memory, in bytes.
-    var largestBodyInMemory: Int { get }
+/// A transport that would rather be given request bodies no larger than a size (it sends them
+/// from memory, holding copies): a resumable upload cuts its appends to
+/// ``preferredLargestBody`` over it.
+package protocol PrefersBoundedRequestBodies: Transport {
+    /// The largest request body this transport is best given, in bytes.
+    var preferredLargestBody: Int { get }
 }

@@ -199,7 +199,7 @@ struct ResumableUpload<Base: APIRequest> {
     private mutating func append() async throws -> Base.Response? {
         let start = offset
         var most = min(options.appendSize ?? .max, limits.maxAppendSize ?? .max)
-        if let bounded = client.transport as? any BoundedRequestBodies { most = min(most, Int64(max(1, bounded.largestBodyInMemory))) }
+        if let bounded = client.transport as? any PrefersBoundedRequestBodies { most = min(most, Int64(max(1, bounded.preferredLargestBody))) }
         guard most > 0 else { throw invalid(.outsideLimits, "max-append-size is 0") }
         var end = start + min(most, length - start)
         if let least = limits.minAppendSize, end < length, end - start < least {

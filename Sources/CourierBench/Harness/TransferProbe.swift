@@ -1,5 +1,6 @@
 import Courier
 import CourierAsyncHTTPClient
+import CourierTestServer
 import CourierURLSession
 import Foundation
 import OpenAPIRuntime
@@ -16,7 +17,10 @@ import OpenAPIRuntime
 /// - `stalled`: `bytes(for:)` on such a body, one chunk read, then no reading for 3 s — with
 ///   back-pressure the transfer pauses and memory stays flat;
 /// - `bomb`: `send` of a deflate bomb that inflates to that size, against a 1 MiB
-///   `maxResponseSize`: refused at the limit, and what inflating held before the refusal.
+///   `maxResponseSize`: refused at the limit, and what inflating held before the refusal;
+/// - `resumable`: `upload(_:fromFile:options:)` of the file to an ``UploadServer`` (started in
+///   this process) that cuts the upload 10 times at seeded offsets: resumed each time from the
+///   server's offset, the file read from disk from there.
 ///
 /// The figure is the peak resident memory (`VmHWM`, reset after a warm-up) above the resident
 /// memory before the transfer. The target (issue 13) is ≤ 16 MiB for every case on both
@@ -42,7 +46,9 @@ enum TransferProbe {
     }
 
     /// The cases, in the order they run.
-    static let transfers = ["upload", "stream", "download", "stalled", "bomb"]
+    static let transfers = ["upload", "stream", "download", "stalled", "bomb", "resumable"]
+    /// How many times the upload server cuts the `resumable` case (at seeded offsets).
+    static let resumableCuts = 10
     /// The `maxResponseSize` of the `bomb` case.
     static let bombLimit = 1 << 20
     /// The transports, by short name.
@@ -56,12 +62,16 @@ enum TransferProbe {
         let log: (String) -> Void = { FileHandle.standardError.write(Data("[courier-bench] \($0)\n".utf8)) }
         let server = try options.serverPort.map(ServerProcess.external) ?? ServerProcess.start()
         defer { server.stop() }
+        // The `resumable` case's server (draft-ietf-httpbis-resumable-upload-15, cutting at
+        // seeded offsets), in this process: only the child's memory is measured.
+        let uploads = try await UploadServer.start(.init(size: options.transferBytes, cuts: resumableCuts))
         log("transfers of \(options.transferBytes >> 20) MiB, \(options.transferRuns) runs per case, server on port \(server.port)")
         var results: [Result] = []
         for run in 1...options.transferRuns {
             for transfer in transfers {
                 for transport in transports {
-                    let output = try ServerProcess.runChild(["--transfer-probe", transfer, transport, String(server.port), String(options.transferBytes)])
+                    let port = transfer == "resumable" ? uploads.port : server.port
+                    let output = try ServerProcess.runChild(["--transfer-probe", transfer, transport, String(port), String(options.transferBytes)])
                     guard let line = output.split(separator: "\n").last,
                           let result = try? JSONDecoder().decode(Result.self, from: Data(line.utf8)) else {
                         throw OptionsError("the \(transfer) \(transport) probe printed no result")
@@ -71,6 +81,7 @@ enum TransferProbe {
                 }
             }
         }
+        await uploads.stop()
         print(table(results, bytes: options.transferBytes))
         if options.json {
             let data = try JSONEncoder().encode(results)
@@ -90,7 +101,8 @@ enum TransferProbe {
                 let figure = runs.allSatisfy { $0.error != nil } ? "—" : "\(Report.range(growth, 1)) MiB"
                 let label = ["upload": "upload(_:fromFile:)", "stream": "upload of a .stream body (unknown length)",
                              "download": "download(_:to:)", "stalled": "bytes(for:), reader stalled 3 s",
-                             "bomb": "deflate bomb (zeros, ~1,000:1) against a 1 MiB maxResponseSize"][transfer] ?? transfer
+                             "bomb": "deflate bomb (zeros, ~1,000:1) against a 1 MiB maxResponseSize",
+                             "resumable": "resumable upload(_:fromFile:options:), cut \(resumableCuts) times"][transfer] ?? transfer
                 lines.append("| \(label) | \(transport) | \(figure) | \(runs.count) | \(failures.isEmpty ? "none" : failures) |")
             }
         }
@@ -101,16 +113,26 @@ enum TransferProbe {
     /// (a failed transfer is a result too).
     static func run(transfer: String, transport: String, port: Int, bytes: Int) async throws {
         let baseURL = URL(string: "http://127.0.0.1:\(port)")!
+        // The resumable case resumes by a RetryMiddleware (short backoffs) against the upload
+        // server, warmed up with OPTIONS; the others talk to the benchmark's server.
+        let retry = RetryMiddleware(policy: RetryPolicy(maxAttempts: 3, initialDelay: .milliseconds(1), maxDelay: .milliseconds(10), jitter: .none))
         let client = APIClient(configuration: APIConfiguration(baseURL: baseURL),
-                               transport: transport == "urlsession" ? URLSessionTransport() as any Transport : AsyncHTTPClientTransport())
-        for _ in 0..<5 { try await client.send(ListUsers()).check() }
+                               transport: transport == "urlsession" ? URLSessionTransport() as any Transport : AsyncHTTPClientTransport(),
+                               middleware: transfer == "resumable" ? [retry] : [])
+        for _ in 0..<5 {
+            if transfer == "resumable" {
+                _ = try await client.data(for: Request<Data>(method: .options, path: "/files"))
+            } else {
+                try await client.send(ListUsers()).check()
+            }
+        }
         let options = RequestOptions(timeout: .seconds(600))
         let generated = Request<Data>(path: RequestPath(verbatim: Fixtures.generatedPath),
                                       query: [URLQueryItem(name: "bytes", value: String(bytes))], options: options)
         let directory = FileManager.default.temporaryDirectory
         let file = directory.appendingPathComponent("courier-bench-\(transfer)-\(ProcessInfo.processInfo.processIdentifier)")
         defer { try? FileManager.default.removeItem(at: file) }
-        if transfer == "upload" {
+        if transfer == "upload" || transfer == "resumable" {
             // A sparse file: reading it costs no disk, and page cache is not resident memory.
             guard FileManager.default.createFile(atPath: file.path, contents: nil) else { throw OptionsError("cannot create \(file.path)") }
             let handle = try FileHandle(forWritingTo: file)
@@ -142,6 +164,10 @@ enum TransferProbe {
                                            options: options)
                 let answer = try await client.send(upload)
                 result.bytesMoved = Int64(String(decoding: answer, as: UTF8.self)) ?? -1
+            case "resumable":
+                struct Stored: Decodable { var size: Int64 }
+                let upload = Request<Stored>(method: .post, path: "/files", options: options)
+                result.bytesMoved = try await client.upload(upload, fromFile: file, options: ResumableUploadOptions(requirement: .required)).size
             case "download":
                 result.bytesMoved = try await client.download(generated, to: file).byteCount
             case "bomb":

@@ -44,9 +44,9 @@ struct ResumableUploadTests {
             #expect(stats.heads + stats.statuses.filter { $0 == 409 }.count >= cuts)
             #expect(Set(stats.patchOffsets).isSuperset(of: server.cutOffsets), "\(stats.patchOffsets) for cuts at \(server.cutOffsets)")
             // What the server read and did not keep: at most one read per cut, plus the
-            // appends refused with a 409 (each at most one append's size: 4 MiB over URLSession).
+            // appends refused with a 409 (each at most one append's size: 1 MiB over URLSession).
             let refused = stats.statuses.filter { $0 == 409 }.count
-            #expect(stats.bodyBytesReceived <= UploadFixture.size + cuts * UploadFixture.chunk + refused * (4 << 20))
+            #expect(stats.bodyBytesReceived <= UploadFixture.size + cuts * UploadFixture.chunk + refused * (1 << 20))
             #expect(watch.last?.completedBytes == Int64(UploadFixture.size))
             #expect(watch.neverWentBack)
         }
@@ -60,7 +60,8 @@ struct ResumableUploadTests {
             let stored = try await client.upload(Self.create, fromFile: file.url, options: ResumableUploadOptions(requirement: .required))
             #expect(stored.sha256 == file.sha256Hex)
             #expect(server.stats.cutsMade == 3)
-            #expect(Array(server.stats.patchOffsets.dropFirst()) == server.cutOffsets)
+            #expect(Set(server.stats.patchOffsets).isSuperset(of: server.cutOffsets), "\(server.stats.patchOffsets) for cuts at \(server.cutOffsets)")
+            #expect(server.stats.heads >= 3, "each 500 is followed by a HEAD")
         }
     }
 
@@ -158,7 +159,10 @@ struct ResumableUploadTests {
             options.onCheckpoint = { token in tokens.withLock { $0.append(token) } }
             let task = Task { try await client.upload(Self.create, fromFile: file.url, options: options) }
             // Paused once a few appends are acknowledged.
-            while tokens.withLock({ $0.last?.acknowledgedBytes ?? 0 }) < 12_000_000 { try await Task.sleep(for: .milliseconds(5)) }
+            let giveUp = ContinuousClock.now.advanced(by: .seconds(60))   // a hang guard, never a timing claim
+            while tokens.withLock({ $0.last?.acknowledgedBytes ?? 0 }) < 12_000_000, ContinuousClock.now < giveUp {
+                try await Task.sleep(for: .milliseconds(5))
+            }
             task.cancel()
             _ = await #expect(throws: CancellationError.self) { try await task.value }
             let token = try #require(tokens.withLock { $0.last })
