@@ -37,9 +37,8 @@ public final class RangeServer: Sendable {
     /// Which digest the server announces (`Repr-Digest`, RFC 9530).
     public enum Digest: Sendable { case none, correct, wrong }
 
-    /// How a cut ends the connection: a close (FIN: what was sent arrives, then the end), a
-    /// reset (RST: what was in flight is lost), or either, drawn from the cut seed.
-    public enum CutStyle: Sendable { case mixed, close, reset }
+    /// How a cut ends the connection (see ``ConnectionCutStyle``).
+    public typealias CutStyle = ConnectionCutStyle
 
     /// What the server does.
     public struct Behavior: Sendable {
@@ -154,34 +153,9 @@ public final class RangeServer: Sendable {
     public static func start(_ behavior: Behavior) async throws -> RangeServer {
         _ = RangeContent.bytes(seed: behavior.seed, version: 1, size: behavior.size)
         if behavior.changesAtCut != nil { _ = RangeContent.bytes(seed: behavior.seed, version: 2, size: behavior.size) }
-        var generator = SplitMix64(seed: behavior.cutSeed)
-        var offsets = Set<Int>()
-        while offsets.count < min(behavior.cuts, max(0, behavior.size - 1)) {
-            offsets.insert(Int(generator.next() % UInt64(behavior.size - 1)) + 1)
-        }
-        let cuts = offsets.sorted().map { offset -> (offset: Int, reset: Bool) in
-            let drawn = generator.next() % 2 == 0
-            switch behavior.cutStyle {
-            case .mixed: return (offset, drawn)
-            case .close: return (offset, false)
-            case .reset: return (offset, true)
-            }
-        }
+        let cuts = SeededCuts.draw(count: behavior.cuts, within: behavior.size, seed: behavior.cutSeed, style: behavior.cutStyle)
         let state = NIOLockedValueBox(State(cuts: cuts))
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes)))
-                    try channel.pipeline.syncOperations.addHandler(RangeHandler(behavior: behavior, state: state))
-                }
-            }
-            .bind(host: "127.0.0.1", port: 0)
-            .get()
-        guard let port = channel.localAddress?.port else {
-            try? await channel.close()
-            throw FaultServerError.noPort
-        }
+        let (channel, port) = try await LoopbackHTTP1Server.bind { RangeHandler(behavior: behavior, state: state) }
         return RangeServer(port: port, behavior: behavior, channel: channel, state: state, cutOffsets: cuts.map(\.offset))
     }
 
