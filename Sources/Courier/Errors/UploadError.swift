@@ -35,6 +35,9 @@ public struct UploadError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let responseLost = Reason("the upload completed but its response was lost")
         /// The server lost the upload resource more often than ``ResumableUploadOptions/maxRestarts`` allows.
         public static let tooManyRestarts = Reason("the server lost the upload too many times")
+        /// The file's size or modification time changed while it was uploaded: the rest would
+        /// not continue what the server holds.
+        public static let fileChanged = Reason("the file changed while it was uploaded")
         /// The resume token is for another URL or another file, or the file changed since.
         public static let tokenMismatch = Reason("the resume token does not fit this upload")
 

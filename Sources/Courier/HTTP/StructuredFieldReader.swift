@@ -29,11 +29,12 @@ struct StructuredFieldReader {
         return reader.atEnd ? value : nil
     }
 
-    /// The field as a Dictionary, keys in order (a repeated key keeps its last value, as
-    /// RFC 9651 says); `nil` when it does not parse.
+    /// The field as a Dictionary, keys in the order they first appear (a repeated key keeps its
+    /// last value, as RFC 9651 says); `nil` when it does not parse.
     static func dictionary(_ field: String) -> [(key: String, value: Value)]? {
         var reader = StructuredFieldReader(field)
         var members: [(key: String, value: Value)] = []
+        var positions: [String: Int] = [:]   // a key's place in `members` (a repeated key: one pass, not one per member)
         reader.skipSpaces()
         if reader.atEnd { return members }
         while true {
@@ -53,8 +54,12 @@ struct StructuredFieldReader {
                 guard reader.parameters() else { return nil }
                 value = .boolean(true)
             }
-            members.removeAll { $0.key == key }
-            members.append((key, value))
+            if let position = positions[key] {
+                members[position].value = value
+            } else {
+                positions[key] = members.count
+                members.append((key, value))
+            }
             reader.skipWhitespace()
             if reader.atEnd { return members }
             guard reader.peek == UInt8(ascii: ",") else { return nil }

@@ -31,8 +31,8 @@ struct ResumableUpload<Base: APIRequest> {
     private let logger: Logger
     /// The creation request, for errors and the token.
     private let summary: RequestSummary
-    /// The creation request's URL (without its query), against which a relative `Location`
-    /// resolves, and its origin: the upload resource must be on it.
+    /// The creation request's URL, against which a relative `Location` resolves, and its
+    /// origin: the upload resource must be on it.
     private let target: URL
     private let origin: CheckedURL
     private let timeout: Duration
@@ -40,6 +40,15 @@ struct ResumableUpload<Base: APIRequest> {
 
     private var length: Int64 = 0
     private var fileDigest = ""
+    /// The file's size and modification time when the upload started: checked before each
+    /// append, so a file changed in between fails instead of mixing two versions.
+    private var fileStatus: FileStatus?
+    /// Whether every byte of an append with `Upload-Complete: ?1` went to the transport: after
+    /// that, the server may have finished (and freed the upload resource), so a lost resource is
+    /// a lost answer, never a reason to upload again. Before it, the server cannot have.
+    private var sentCompletion = false
+    /// The bytes the transport has taken of the current append.
+    private let handedOver = Locked<Int64>(0)
     private var limits = UploadLimits()
     /// The upload resource, once created.
     private var resource: URL?
@@ -92,7 +101,8 @@ struct ResumableUpload<Base: APIRequest> {
         do {
             do {
                 length = Int64(try FileChunks.size(of: fileURL))
-                fileDigest = try await UploadResumeToken.fileDigest(of: fileURL, length: length)
+                fileStatus = FileStatus.of(path: fileURL.resolvingSymlinksInPath().path)
+                fileDigest = try await UploadResumeToken.fileDigest(of: fileURL, length: length, modified: fileStatus?.modified)
             } catch {
                 throw APIError.encodingFailed(request: summary, underlying: error)
             }
@@ -138,6 +148,7 @@ struct ResumableUpload<Base: APIRequest> {
         probe.method = .options
         Self.removeRepresentationFields(from: &probe.headers)
         probe.options.timeout = try remainingTime()
+        Self.ownExchange(&probe.options)
         do {
             let (head, _) = try await client.data(for: probe)
             lastHead = head
@@ -157,6 +168,7 @@ struct ResumableUpload<Base: APIRequest> {
         creation.headers[UploadProtocol.uploadComplete] = UploadProtocol.boolean(false)
         creation.headers[UploadProtocol.uploadLength] = String(length)
         creation.options.timeout = try remainingTime()
+        Self.ownExchange(&creation.options)
         let (head, _) = try await client.data(for: creation)
         lastHead = head
         guard let location = head.headerFields[.location], !location.isEmpty else {
@@ -182,6 +194,9 @@ struct ResumableUpload<Base: APIRequest> {
         probe.options.timeout = try remainingTime()
         let (head, _) = try await client.data(for: probe)
         lastHead = head
+        if let announced = UploadProtocol.length(in: head), announced != length {
+            throw invalid(.invalidUploadResource, "the upload resource holds an upload of \(announced) bytes; the file has \(length)")
+        }
         guard let current = UploadProtocol.offset(in: head) else {
             throw invalid(.invalidOffset, "the HEAD answer (\(head.status.code)) has no Upload-Offset")
         }
@@ -198,45 +213,77 @@ struct ResumableUpload<Base: APIRequest> {
     /// the upload's answer once the server has the whole representation.
     private mutating func append() async throws -> Base.Response? {
         let start = offset
+        // The server's maximum is a hard limit; the caller's and the transport's preferences
+        // give way to the server's minimum.
         var most = min(options.appendSize ?? .max, limits.maxAppendSize ?? .max)
         if let bounded = client.transport as? any PrefersBoundedRequestBodies { most = min(most, Int64(max(1, bounded.preferredLargestBody))) }
-        guard most > 0 else { throw invalid(.outsideLimits, "max-append-size is 0") }
-        var end = start + min(most, length - start)
-        if let least = limits.minAppendSize, end < length, end - start < least {
-            guard least <= most else { throw invalid(.outsideLimits, "min-append-size \(least) is above max-append-size \(most)") }
-            end = min(length, start + least)
+        if let least = limits.minAppendSize, least > most {
+            guard least <= limits.maxAppendSize ?? .max else {
+                throw invalid(.outsideLimits, "the server's min-append-size \(least) is above its max-append-size \(limits.maxAppendSize ?? 0)")
+            }
+            most = least
         }
+        guard most > 0 else { throw invalid(.outsideLimits, "max-append-size is 0") }
+        let end = start + min(most, length - start)
         let completes = end == length
+        try checkFileUnchanged()
         var patch = resourceRequest(.patch)
         patch.headers[UploadProtocol.uploadOffset] = String(start)
         patch.headers[UploadProtocol.uploadComplete] = UploadProtocol.boolean(completes)
         var body = FileRangeBody(url: fileURL, offset: start, length: end - start, chunkSize: 64 * 1024).makeBody()
-        if let progress {
-            let total = length
-            let reported = reported
-            // Never back: after a cut the server's offset may be below what the transport had
-            // taken (the bytes in flight), and those are sent again without being reported twice.
-            body = body.reportingProgress { sent in
+        handedOver.withLock { $0 = 0 }
+        let total = length
+        let reported = reported
+        let handedOver = handedOver
+        let progress = progress
+        body = body.reportingProgress { sent in
+            handedOver.withLock { $0 = max($0, sent.completedBytes) }
+            if let progress {
+                // Never back: after a cut the server's offset may be below what the transport had
+                // taken (the bytes in flight), and those are sent again without being reported twice.
                 let completed = start + sent.completedBytes
                 let advanced = reported.withLock { last -> Bool in
                     guard completed > last else { return false }
                     last = completed
                     return true
                 }
-                guard advanced else { return }
-                progress(TransferProgress(completedBytes: completed, totalBytes: total))
+                if advanced { progress(TransferProgress(completedBytes: completed, totalBytes: total)) }
             }
         }
         patch.body = .stream(body, contentType: UploadProtocol.partialUpload)
         patch.options.timeout = try remainingTime()
-        if !completes { patch.options.acceptableStatusCodes = nil }   // the caller's codes judge the upload's answer only
-        let exchange = try await client.perform(patch, timed: false)
+        let callersCodes = patch.options.acceptableStatusCodes
+        Self.ownExchange(&patch.options)
+        if completes {
+            // The caller's codes judge the upload's answer only.
+            patch.options.acceptableStatusCodes = callersCodes
+        }
+        let exchange: APIClient.Exchange
+        do {
+            exchange = try await client.perform(patch, timed: false)
+        } catch {
+            sentCompletion = sentCompletion || (completes && handedOver.withLock { $0 } >= end - start)
+            throw error
+        }
         lastHead = exchange.head
-        if completes || UploadProtocol.complete(in: exchange.head) == true {
+        let saysComplete = UploadProtocol.complete(in: exchange.head)
+        if completes {
+            guard saysComplete != false else {
+                throw invalid(.invalidOffset, "the append that completes the upload was answered \(exchange.head.status.code) with Upload-Complete: ?0")
+            }
             completedOnServer = true
             return try client.decode(patch, from: exchange)
         }
+        guard saysComplete != true else {
+            throw invalid(.invalidOffset, "the append at \(start) (\(end - start) of \(length) bytes, not the last) was answered as the whole upload's")
+        }
         try accept(UploadProtocol.offset(in: exchange.head) ?? end, from: "the append's answer")
+        guard offset > start else {
+            // A success that took nothing: counted like a failure, or a server answering every
+            // append so would keep the upload going forever.
+            try countFailure(invalid(.invalidOffset, "\(failuresInARow + 1) appends in a row at \(start) answered \(exchange.head.status.code) without taking a byte"))
+            return nil
+        }
         failuresInARow = 0
         options.onCheckpoint?(token())
         return nil
@@ -273,6 +320,9 @@ struct ResumableUpload<Base: APIRequest> {
                 knowsOffset = true
                 try countFailure(error)
                 return
+            }
+            if resource != nil, sentCompletion, status == 404 || status == 410 {
+                throw invalid(.responseLost, "the upload resource is gone (\(status)) after the append that completed it was sent; its answer did not arrive")
             }
             if resource != nil, status == 404 || status == 410 {
                 try restart(after: error)
@@ -348,7 +398,6 @@ struct ResumableUpload<Base: APIRequest> {
     private func deleteResource() async {
         var deletion = resourceRequest(.delete)
         deletion.options.timeout = .seconds(10)
-        deletion.options.retry = .never
         _ = try? await client.data(for: deletion)
     }
 
@@ -364,13 +413,28 @@ struct ResumableUpload<Base: APIRequest> {
         copy.query = []
         copy.body = nil
         Self.removeRepresentationFields(from: &copy.headers)
+        Self.ownExchange(&copy.options)
         return copy
+    }
+
+    /// An exchange of the protocol's own: any `2xx` is an answer (the caller's codes judge
+    /// only the upload's last answer), no redirect is followed (the file goes to the upload
+    /// resource on the request's origin, nowhere else; a `3xx` is an error), and no retry by
+    /// the middleware (the loop resumes by the same policy, after asking the offset).
+    private static func ownExchange(_ options: inout RequestOptions) {
+        options.acceptableStatusCodes = Set(200..<300)
+        options.redirectPolicy = RedirectPolicy.none   // not `.none`: on an Optional that is nil, the default policy
+        options.retry = .never
     }
 
     private static func removeRepresentationFields(from fields: inout HTTPFields) {
         for name in [HTTPField.Name.contentType, .contentLength, .contentEncoding, .contentLanguage, .contentLocation,
                      HTTPField.Name("Content-Disposition")!, HTTPField.Name("Repr-Digest")!, HTTPField.Name("Content-Digest")!,
-                     UploadProtocol.uploadComplete, UploadProtocol.uploadOffset, UploadProtocol.uploadLength] {
+                     UploadProtocol.uploadComplete, UploadProtocol.uploadOffset, UploadProtocol.uploadLength,
+                     // The caller's conditions and idempotency key are for the upload as a
+                     // whole: on a HEAD or an append they would answer 304/412, or replay.
+                     .ifMatch, .ifNoneMatch, .ifModifiedSince, .ifUnmodifiedSince, .ifRange, .range,
+                     HTTPField.Name("Idempotency-Key")!] {
             fields[name] = nil
         }
     }
@@ -393,6 +457,15 @@ struct ResumableUpload<Base: APIRequest> {
         acknowledged = token.acknowledgedBytes
         offset = token.acknowledgedBytes
         knowsOffset = false
+    }
+
+    /// Fails when the file's size or modification time changed since the upload started.
+    private func checkFileUnchanged() throws {
+        let now = FileStatus.of(path: fileURL.resolvingSymlinksInPath().path)
+        guard let before = fileStatus, let now, now.size == before.size, now.modified == before.modified else {
+            throw APIError.encodingFailed(request: summary, underlying: UploadError(
+                .fileChanged, detail: "'\(fileURL.path)' changed while it was uploaded (\(length) bytes at the start)"))
+        }
     }
 
     private func checkLimits() throws {

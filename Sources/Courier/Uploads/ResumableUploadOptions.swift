@@ -39,9 +39,12 @@ public struct ResumableUploadOptions: Sendable {
     public var resumption: TransferResumption
     /// The most resumptions in one call (default 100).
     public var maxResumptions: Int
-    /// The most bytes one append carries (default: the rest of the file, or the server's
-    /// ``UploadLimits/maxAppendSize`` when smaller). Smaller appends cost a request each and
-    /// bound what a drop can lose to the bytes in flight.
+    /// The most bytes one append carries (default: the rest of the file). The server's
+    /// ``UploadLimits/maxAppendSize`` is a hard limit; its ``UploadLimits/minAppendSize``
+    /// overrides a smaller value here. Over `URLSessionTransport` (the client's own transport,
+    /// not one wrapped in another) appends are at most 1 MiB: FoundationNetworking holds several
+    /// copies of a body it sends from memory and cannot be cut safely in one it sends from a
+    /// file. Smaller appends cost a request each.
     public var appendSize: Int64?
     /// The most times one call creates a new upload resource because the server lost the
     /// previous one (`404`/`410` for it; default 1). The file is then sent again from zero.

@@ -18,8 +18,8 @@ import Foundation
 /// try await client.upload(CreateVideo(), fromFile: movieURL, contentType: "video/mp4", resumingFrom: token)
 /// ```
 ///
-/// Before a byte is sent, the file is checked against the token (its length, and the SHA-256
-/// of its first and last blocks): a file that changed is refused
+/// Before a byte is sent, the file is checked against the token (its length, its modification
+/// time and the SHA-256 of its first and last blocks): a file that changed is refused
 /// (``UploadError/Reason/tokenMismatch``) rather than appended to an upload of other bytes.
 /// The server is then asked for its offset (`HEAD`), which is where the upload goes on.
 ///
@@ -38,7 +38,8 @@ public struct UploadResumeToken: Codable, Sendable, Hashable, CustomStringConver
     public let totalBytes: Int64
     /// The bytes the server had acknowledged when the token was taken.
     public let acknowledgedBytes: Int64
-    /// The SHA-256 (64 hexadecimal digits) of the file's first and last 64 KiB.
+    /// The SHA-256 (64 hexadecimal digits) of the file's length, modification time and first
+    /// and last 64 KiB.
     public let fileDigest: String
     /// The limits the server announced.
     public let limits: UploadLimits
@@ -61,9 +62,10 @@ public struct UploadResumeToken: Codable, Sendable, Hashable, CustomStringConver
         "upload of \(totalBytes) bytes, \(acknowledgedBytes) acknowledged, for \(LogSafeText.escape(url))"
     }
 
-    /// The SHA-256 of the first and last 64 KiB of the file at `url` (of `length` bytes), read
+    /// The SHA-256 of the first and last 64 KiB of the file at `url` (of `length` bytes, last
+    /// modified at `modified`), read
     /// on a thread of its own (never on the cooperative pool).
-    static func fileDigest(of url: URL, length: Int64) async throws -> String {
+    static func fileDigest(of url: URL, length: Int64, modified: Date?) async throws -> String {
         try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
                 continuation.resume(with: Result {
@@ -75,7 +77,7 @@ public struct UploadResumeToken: Codable, Sendable, Hashable, CustomStringConver
                         var tail = try FileChunks(url: url, chunkSize: Int(block), from: max(block, length - block))
                         if let last = try tail.next() { state.update(last) }
                     }
-                    state.update(Array("\(length)".utf8))
+                    state.update(Array("\(length) \(modified?.timeIntervalSince1970 ?? 0)".utf8))
                     return SHA256.hex(state.finalize())
                 })
             }

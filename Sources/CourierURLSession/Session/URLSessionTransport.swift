@@ -366,7 +366,9 @@ public final class URLSessionTransport: Transport {
 // A resumable upload, which expects cuts, keeps each append within what is sent from memory —
 // and within 1 MiB: the process grows by 8–10 times an in-memory body while the session sends
 // it (`courier-bench --transfers`, 256 MiB resumable upload: appends of 4 MiB +34 MiB,
-// 2 MiB +19 MiB, 1 MiB +10.5 MiB; the target is 16 MiB).
+// 2 MiB +19 MiB, 1 MiB +10.5 MiB; the target is 16 MiB). Not below 64 KiB: a request per
+// few bytes would be the cost of a `maxRequestBodySize` of 0. (A transport wrapped in another
+// loses this: the wrapper is the client's transport.)
 extension URLSessionTransport: PrefersBoundedRequestBodies {
-    package var preferredLargestBody: Int { min(maxRequestBodySize, 1 << 20) }
+    package var preferredLargestBody: Int { max(64 << 10, min(maxRequestBodySize, 1 << 20)) }
 }

@@ -73,11 +73,12 @@ struct SoakTests {
                   + "URLSession data tasks left \(dataTasks), Courier task handlers left \(handlers); peak RSS \(String(format: "%.1f", Self.peakRSSMiB())) MiB")
             #expect(completed + cancelled == Self.requestCount)
             // The transport's pool may keep a different number of idle keep-alive connections
-            // than after the warm-up: up to one per concurrent request (FoundationNetworking's
-            // libcurl cache kept 47 → 73 after 2,000 requests and 77 → 53 after 20,000, as a
-            // cancelled request's caller moves on while its connection closes). A leak grows
-            // with the cancellations — hundreds here, thousands with COURIER_SOAK=20000.
-            #expect(after <= before + Self.concurrency, "file descriptors leaked: \(before) → \(after)")
+            // than after the warm-up: about one per concurrent request, and a few more while
+            // cancelled requests' connections close (FoundationNetworking's libcurl cache kept
+            // 47 → 73 after 2,000 requests and 77 → 53 after 20,000; a fresh-clone CI run saw
+            // 46 → 80, two past one per request). So the bound is two per concurrent request:
+            // a leak grows with the cancellations — hundreds here, thousands with COURIER_SOAK=20000.
+            #expect(after <= before + 2 * Self.concurrency, "file descriptors leaked: \(before) → \(after)")
             #expect(threadsAfter <= threadsBefore, "threads did not return to \(threadsBefore): \(threadTrajectory)")
             #expect(dataTasks == 0, "URLSession still holds \(dataTasks) data tasks")
             #expect(handlers == 0, "the URLSession transport still tracks \(handlers) requests")

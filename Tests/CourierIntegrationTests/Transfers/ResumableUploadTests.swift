@@ -155,15 +155,17 @@ struct ResumableUploadTests {
         try await withUploadServer(.init(limit: "max-append-size=4000000")) { server in
             let client = UploadFixture.client(kind, server)
             let tokens = Locked<[UploadResumeToken]>([])
+            let running = Locked<Task<Stored, any Error>?>(nil)
             var options = ResumableUploadOptions(requirement: .required)
-            options.onCheckpoint = { token in tokens.withLock { $0.append(token) } }
-            let task = Task { try await client.upload(Self.create, fromFile: file.url, options: options) }
-            // Paused once a few appends are acknowledged.
-            let giveUp = ContinuousClock.now.advanced(by: .seconds(60))   // a hang guard, never a timing claim
-            while tokens.withLock({ $0.last?.acknowledgedBytes ?? 0 }) < 12_000_000, ContinuousClock.now < giveUp {
-                try await Task.sleep(for: .milliseconds(5))
+            // Paused from the checkpoint itself once 12 MB are acknowledged: the cancellation
+            // lands before the next append, however loaded the machine.
+            options.onCheckpoint = { token in
+                tokens.withLock { $0.append(token) }
+                if token.acknowledgedBytes >= 12_000_000 { running.withLock { $0?.cancel() } }
             }
-            task.cancel()
+            let task = Task { try await client.upload(Self.create, fromFile: file.url, options: options) }
+            running.withLock { $0 = task }
+            if tokens.withLock({ $0.last?.acknowledgedBytes ?? 0 }) >= 12_000_000 { task.cancel() }
             _ = await #expect(throws: CancellationError.self) { try await task.value }
             let token = try #require(tokens.withLock { $0.last })
             #expect(token.acknowledgedBytes >= 12_000_000 && token.totalBytes == Int64(UploadFixture.size))

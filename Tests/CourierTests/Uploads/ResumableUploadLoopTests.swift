@@ -13,7 +13,21 @@ struct ResumableUploadLoopTests {
     /// An upload origin: `OPTIONS`, creation, `HEAD`, `PATCH`; each append that reaches the next
     /// cut keeps the bytes before it and fails as a lost connection.
     final class Origin: Transport, Sendable {
+        /// A hostile or unlucky behaviour, for the tests below.
+        enum Quirk: Sendable {
+            case none
+            /// Every append answered `307` to another origin.
+            case redirectsAppends
+            /// The first append (not the last) answered `Upload-Complete: ?1`.
+            case claimsCompleteEarly
+            /// The completing append is stored, then its answer lost and the resource freed.
+            case losesAnswerAndForgets
+            /// `HEAD` announces another upload's length.
+            case headLength(Int)
+        }
         struct State {
+            var quirk: Quirk = .none
+            var forgotten = false
             var offset = 0
             var stored: [UInt8] = []
             var cuts: [Int]
@@ -21,7 +35,7 @@ struct ResumableUploadLoopTests {
             var requests: [HTTPRequest] = []
         }
         let state: Locked<State>
-        init(cuts: [Int]) { state = Locked(State(cuts: cuts)) }
+        init(cuts: [Int], quirk: Quirk = .none) { state = Locked(State(quirk: quirk, cuts: cuts)) }
 
         var requests: [HTTPRequest] { state.withLock { $0.requests } }
         var stored: [UInt8] { state.withLock { $0.stored } }
@@ -29,6 +43,8 @@ struct ResumableUploadLoopTests {
         func send(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
             state.withLock { $0.requests.append(request) }
             var fields = HTTPFields()
+            let (quirk, forgotten) = state.withLock { ($0.quirk, $0.forgotten) }
+            if forgotten, request.path == "/uploads/1" { return (HTTPResponse(status: .notFound), nil) }
             switch request.method {
             case .options:
                 fields[UploadProtocol.acceptPatch] = "application/partial-upload"
@@ -37,10 +53,15 @@ struct ResumableUploadLoopTests {
                 fields[.location] = "/uploads/1"
                 return (HTTPResponse(status: .created, headerFields: fields), nil)
             case .head:
+                if case .headLength(let other) = quirk { fields[UploadProtocol.uploadLength] = String(other) }
                 fields[UploadProtocol.uploadOffset] = String(state.withLock { $0.offset })
                 fields[UploadProtocol.uploadComplete] = "?0"
                 return (HTTPResponse(status: .noContent, headerFields: fields), nil)
             case .patch:
+                if case .redirectsAppends = quirk {
+                    fields[.location] = "https://elsewhere.example/uploads/1"
+                    return (HTTPResponse(status: .temporaryRedirect, headerFields: fields), nil)
+                }
                 let start = Int(request.headerFields[UploadProtocol.uploadOffset] ?? "") ?? -1
                 guard start == state.withLock({ $0.offset }) else {
                     fields[UploadProtocol.uploadOffset] = String(state.withLock { $0.offset })
@@ -59,6 +80,14 @@ struct ResumableUploadLoopTests {
                         }
                         if cut { throw TransportError(.connectionLost, "cut at \(start)") }
                     }
+                }
+                if case .claimsCompleteEarly = quirk {
+                    fields[UploadProtocol.uploadComplete] = "?1"
+                    return (HTTPResponse(status: .ok, headerFields: fields), HTTPBody("early"))
+                }
+                if case .losesAnswerAndForgets = quirk, request.headerFields[UploadProtocol.uploadComplete] == "?1" {
+                    state.withLock { $0.forgotten = true }
+                    throw TransportError(.connectionLost, "answer lost")
                 }
                 guard request.headerFields[UploadProtocol.uploadComplete] == "?1" else {
                     fields[UploadProtocol.uploadComplete] = "?0"
@@ -127,6 +156,107 @@ struct ResumableUploadLoopTests {
                 #expect(token.totalBytes == 1_000 && token.acknowledgedBytes == 0)
             }
         }
+    }
+
+    func client(_ origin: Origin) -> APIClient {
+        let policy = RetryPolicy(maxAttempts: 3, initialDelay: .milliseconds(1), jitter: .none)
+        return APIClient(configuration: APIConfiguration(baseURL: URL(string: "https://api.example.com")!),
+                         transport: origin, middleware: [RetryMiddleware(policy: policy, clock: ManualClock())])
+    }
+
+    func failure(_ quirk: Origin.Quirk, size: Int = 1_000, appendSize: Int64? = nil) async throws -> (UploadError.Reason?, Origin) {
+        let url = try Self.file(Array(repeating: 7, count: size))
+        defer { try? FileManager.default.removeItem(at: url) }
+        let origin = Origin(cuts: [], quirk: quirk)
+        let error = try await #require(throws: APIError.self) {
+            try await client(origin).upload(Request<String>(method: .post, path: "/files"), fromFile: url,
+                                            options: ResumableUploadOptions(appendSize: appendSize))
+        }
+        return ((error.underlyingError as? UploadError)?.reason, origin)
+    }
+
+    @Test("hostile answers: a redirect of an append, a partial append called complete, another upload's length — each a clear error, the file never sent elsewhere")
+    func hostileAnswers() async throws {
+        let (redirected, origin) = try await failure(.redirectsAppends)
+        #expect(redirected == nil, "an HTTP error: the 307 is not followed")
+        #expect(origin.requests.allSatisfy { $0.authority == "api.example.com" }, "\(origin.requests.map { "\($0.method) \($0.authority ?? "-")\($0.path ?? "")" })")
+        #expect(try await failure(.claimsCompleteEarly, appendSize: 100).0 == .invalidOffset)
+        let url = try Self.file(Array(repeating: 7, count: 1_000))
+        defer { try? FileManager.default.removeItem(at: url) }
+        let cut = Origin(cuts: [400], quirk: .headLength(5_000))
+        let error = try await #require(throws: APIError.self) {
+            try await client(cut).upload(Request<String>(method: .post, path: "/files"), fromFile: url, options: ResumableUploadOptions())
+        }
+        #expect((error.underlyingError as? UploadError)?.reason == .invalidUploadResource, "\(error)")
+    }
+
+    @Test("the completing append's answer lost and the resource freed: responseLost, never a second upload")
+    func lostFinalAnswer() async throws {
+        let (reason, origin) = try await failure(.losesAnswerAndForgets)
+        #expect(reason == .responseLost)
+        #expect(origin.requests.filter { $0.method == .post }.count == 1)
+    }
+
+    @Test("the caller's conditions and idempotency key go with the creation only; its status codes judge the last answer only")
+    func callerFields() async throws {
+        let url = try Self.file(Array(repeating: 7, count: 1_000))
+        defer { try? FileManager.default.removeItem(at: url) }
+        let origin = Origin(cuts: [500])
+        let request = Request<String>(method: .put, path: "/files/a", headers: [.ifNoneMatch: "*", HTTPField.Name("Idempotency-Key")!: "k1"],
+                                      options: RequestOptions(acceptableStatusCodes: [200]))
+        let answer = try await client(origin).upload(request, fromFile: url, options: ResumableUploadOptions(appendSize: 300))
+        #expect(answer == "1000")
+        let requests = origin.requests
+        #expect(requests[1].headerFields[.ifNoneMatch] == "*")
+        #expect(requests.dropFirst(2).allSatisfy { $0.headerFields[.ifNoneMatch] == nil && $0.headerFields[HTTPField.Name("Idempotency-Key")!] == nil })
+    }
+
+    @Test("the server's min-append-size overrides the caller's smaller appends; its max stays a hard limit")
+    func minimumAppend() async throws {
+        let url = try Self.file(Array(repeating: 7, count: 1_000))
+        defer { try? FileManager.default.removeItem(at: url) }
+        struct Limited: Transport {
+            let inner: Origin
+            func send(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
+                var (head, answer) = try await inner.send(request, body: body, context: context)
+                if request.method == .options { head.headerFields[UploadProtocol.uploadLimit] = "min-append-size=400, max-append-size=450" }
+                return (head, answer)
+            }
+        }
+        let origin = Origin(cuts: [])
+        let client = APIClient(configuration: APIConfiguration(baseURL: URL(string: "https://api.example.com")!), transport: Limited(inner: origin))
+        _ = try await client.upload(Request<String>(method: .post, path: "/files"), fromFile: url, options: ResumableUploadOptions(appendSize: 100))
+        #expect(origin.requests.compactMap { $0.headerFields[UploadProtocol.uploadOffset] } == ["0", "400", "800"])
+    }
+
+    @Test("a server that acknowledges appends without taking a byte ends the upload after the policy's attempts, not never")
+    func appendsThatTakeNothing() async throws {
+        struct Stalling: Transport {
+            let patches = Locked(0)
+            func send(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
+                var fields = HTTPFields()
+                switch request.method {
+                case .options: fields[UploadProtocol.acceptPatch] = "application/partial-upload"
+                case .post: fields[.location] = "/uploads/1"; return (HTTPResponse(status: .created, headerFields: fields), nil)
+                default:
+                    patches.withLock { $0 += 1 }
+                    if let body { for try await _ in body {} }
+                    fields[UploadProtocol.uploadOffset] = "0"
+                    fields[UploadProtocol.uploadComplete] = "?0"
+                }
+                return (HTTPResponse(status: .noContent, headerFields: fields), nil)
+            }
+        }
+        let url = try Self.file(Array(repeating: 7, count: 1_000))
+        defer { try? FileManager.default.removeItem(at: url) }
+        let transport = Stalling()
+        let client = APIClient(configuration: APIConfiguration(baseURL: URL(string: "https://api.example.com")!), transport: transport)
+        let error = try await #require(throws: APIError.self) {
+            try await client.upload(Request<String>(method: .post, path: "/files"), fromFile: url,
+                                    options: ResumableUploadOptions(appendSize: 100, deletesOnFailure: false))
+        }
+        #expect((error.underlyingError as? UploadError)?.reason == .invalidOffset, "\(error)")
+        #expect(transport.patches.withLock { $0 } == 3)
     }
 
     @Test("a token whose upload resource is on another origin is refused, by resume and by cancel")
