@@ -21,53 +21,53 @@ import OpenAPIRuntime
 ///   or passes the file's end, fails the upload rather than sending a mixed file.
 /// - A failure for good deletes the upload resource (`DELETE`) or keeps it with a token.
 struct ResumableUpload<Base: APIRequest> {
-    private let client: APIClient
-    private let request: ModifiedRequest<Base>
-    private let fileURL: URL
-    private let contentType: String
-    private let options: ResumableUploadOptions
-    private let progress: TransferProgressHandler?
-    private let resumer: TransferResumer?
-    private let logger: Logger
+    let client: APIClient
+    let request: ModifiedRequest<Base>
+    let fileURL: URL
+    let contentType: String
+    let options: ResumableUploadOptions
+    let progress: TransferProgressHandler?
+    let resumer: TransferResumer?
+    let logger: Logger
     /// The creation request, for errors and the token.
-    private let summary: RequestSummary
+    let summary: RequestSummary
     /// The creation request's URL, against which a relative `Location` resolves, and its
     /// origin: the upload resource must be on it.
-    private let target: URL
-    private let origin: CheckedURL
-    private let timeout: Duration
-    private let deadline: ContinuousClock.Instant
+    let target: URL
+    let origin: CheckedURL
+    let timeout: Duration
+    let deadline: ContinuousClock.Instant
 
-    private var length: Int64 = 0
-    private var fileDigest = ""
+    var length: Int64 = 0
+    var fileDigest = ""
     /// The file's size and modification time when the upload started: checked before each
     /// append, so a file changed in between fails instead of mixing two versions.
-    private var fileStatus: FileStatus?
+    var fileStatus: FileStatus?
     /// Whether every byte of an append with `Upload-Complete: ?1` went to the transport: after
     /// that, the server may have finished (and freed the upload resource), so a lost resource is
     /// a lost answer, never a reason to upload again. Before it, the server cannot have.
-    private var sentCompletion = false
+    var sentCompletion = false
     /// The bytes the transport has taken of the current append.
-    private let handedOver = Locked<Int64>(0)
-    private var limits = UploadLimits()
+    let handedOver = Locked<Int64>(0)
+    var limits = UploadLimits()
     /// The upload resource, once created.
-    private var resource: URL?
+    var resource: URL?
     /// Where the next append starts: the server's offset.
-    private var offset: Int64 = 0
+    var offset: Int64 = 0
     /// The highest offset the server acknowledged: a later one below it means lost data.
-    private var acknowledged: Int64 = 0
+    var acknowledged: Int64 = 0
     /// Whether ``offset`` is the server's (false after a failure: ask with `HEAD` first).
-    private var knowsOffset = true
+    var knowsOffset = true
     /// Whether the server has the whole representation (its answer is the upload's).
-    private var completedOnServer = false
-    private var resumptions = 0
-    private var restarts = 0
-    private var failuresInARow = 0
+    var completedOnServer = false
+    var resumptions = 0
+    var restarts = 0
+    var failuresInARow = 0
     /// ``acknowledged`` at the last failure: a failure after progress starts the count again.
-    private var acknowledgedAtLastFailure: Int64 = -1
-    private var lastHead: HTTPResponse?
+    var acknowledgedAtLastFailure: Int64 = -1
+    var lastHead: HTTPResponse?
     /// The most bytes progress has reported.
-    private let reported = Locked<Int64>(-1)
+    let reported = Locked<Int64>(-1)
 
     init(client: APIClient, request: Base, fileURL: URL, contentType: String, options: ResumableUploadOptions,
          progress: TransferProgressHandler?) throws {
@@ -125,7 +125,7 @@ struct ResumableUpload<Base: APIRequest> {
     }
 
     /// Exchanges until the server answers for the whole representation.
-    private mutating func transfer() async throws -> Base.Response {
+    mutating func transfer() async throws -> Base.Response {
         while true {
             try Task.checkCancellation()
             do {
@@ -143,7 +143,7 @@ struct ResumableUpload<Base: APIRequest> {
     }
 
     /// Asks the target whether it offers resumable uploads (`OPTIONS`), keeping its limits.
-    private mutating func discover() async throws -> Bool {
+    mutating func discover() async throws -> Bool {
         var probe = request
         probe.method = .options
         Self.removeRepresentationFields(from: &probe.headers)
@@ -162,7 +162,7 @@ struct ResumableUpload<Base: APIRequest> {
     }
 
     /// Creates the upload resource: the caller's request, empty, `Upload-Complete: ?0`.
-    private mutating func create() async throws {
+    mutating func create() async throws {
         var creation = request
         creation.body = .data(Data(), contentType: contentType)
         creation.headers[UploadProtocol.uploadComplete] = UploadProtocol.boolean(false)
@@ -189,7 +189,7 @@ struct ResumableUpload<Base: APIRequest> {
     }
 
     /// Asks the upload resource for its offset (`HEAD`).
-    private mutating func retrieveOffset() async throws {
+    mutating func retrieveOffset() async throws {
         var probe = resourceRequest(.head)
         probe.options.timeout = try remainingTime()
         let (head, _) = try await client.data(for: probe)
@@ -211,7 +211,7 @@ struct ResumableUpload<Base: APIRequest> {
 
     /// Appends from ``offset``: the rest of the file, or as much as the limits allow. Returns
     /// the upload's answer once the server has the whole representation.
-    private mutating func append() async throws -> Base.Response? {
+    mutating func append() async throws -> Base.Response? {
         let start = offset
         // The server's maximum is a hard limit; the caller's and the transport's preferences
         // give way to the server's minimum.
@@ -291,7 +291,7 @@ struct ResumableUpload<Base: APIRequest> {
 
     /// Takes `current` as the server's offset, when it is one: never past the file, never
     /// before an offset the server acknowledged.
-    private mutating func accept(_ current: Int64, from source: String) throws {
+    mutating func accept(_ current: Int64, from source: String) throws {
         guard current <= length else {
             throw invalid(.invalidOffset, "\(source) says \(current) bytes, past the file's \(length)")
         }
@@ -300,207 +300,5 @@ struct ResumableUpload<Base: APIRequest> {
         }
         offset = current
         acknowledged = current
-    }
-
-    // MARK: Failures
-
-    /// Goes on after `error` when the protocol and the policy allow; throws otherwise.
-    private mutating func recover(from error: any Error) async throws {
-        if error is CancellationError || Task.isCancelled { throw error }
-        if let api = error as? APIError, api.kind == .httpError, let head = api.response {
-            lastHead = head
-            // The server's answer for the whole representation: its processing failed.
-            if UploadProtocol.complete(in: head) == true {
-                completedOnServer = true
-                throw error
-            }
-            let status = head.status.code
-            if resource != nil, status == 409, let current = UploadProtocol.offset(in: head) {
-                try accept(current, from: "the 409 answer")
-                knowsOffset = true
-                try countFailure(error)
-                return
-            }
-            if resource != nil, sentCompletion, status == 404 || status == 410 {
-                throw invalid(.responseLost, "the upload resource is gone (\(status)) after the append that completed it was sent; its answer did not arrive")
-            }
-            if resource != nil, status == 404 || status == 410 {
-                try restart(after: error)
-                return
-            }
-            guard let resumer, resumer.policy.retryableStatuses.contains(status), status >= 500 else { throw error }
-        } else {
-            guard let resumer, let failure = TransferResumer.transportFailure(in: error), resumer.policy.retryableErrors.contains(failure.kind) else {
-                throw error
-            }
-        }
-        try await resume(after: error)
-    }
-
-    /// Counts a failure that moved no byte since the last one; past the policy's attempts (3
-    /// without one), throws `error`.
-    private mutating func countFailure(_ error: any Error) throws {
-        failuresInARow = acknowledged > acknowledgedAtLastFailure ? 1 : failuresInARow + 1
-        acknowledgedAtLastFailure = acknowledged
-        guard failuresInARow < (resumer?.policy.maxAttempts ?? 3) else { throw error }
-    }
-
-    /// Waits the policy's backoff, then asks for the offset before the next append.
-    private mutating func resume(after error: any Error) async throws {
-        guard let resumer, resumptions < options.maxResumptions else { throw error }
-        try countFailure(error)
-        let wait = resumer.policy.backoff(beforeRetry: failuresInARow)
-        guard wait < ContinuousClock.now.duration(to: deadline), resumer.budget?.tryWithdraw() ?? true else { throw error }
-        resumptions += 1
-        knowsOffset = false
-        logger.info("upload resuming", metadata: metadata([
-            "courier.resumption": "\(resumptions)", "courier.offset": "\(acknowledged)", "courier.total": "\(length)",
-            "courier.retry_delay_ms": "\(Int(wait.secondsValue * 1000))", "courier.reason": "\(Self.reason(of: error))",
-        ]))
-        if wait > .zero { try await resumer.clock.sleep(for: wait) }
-    }
-
-    /// The server lost the upload resource (`404`/`410`): a new one, from zero, as the options allow.
-    private mutating func restart(after error: any Error) throws {
-        restarts += 1
-        guard restarts <= options.maxRestarts else {
-            throw invalid(.tooManyRestarts, "the upload resource is gone (\(lastHead.map { "\($0.status.code)" } ?? "?")) after \(restarts - 1) restarts")
-        }
-        logger.info("upload starting again: the server lost the upload resource", metadata: metadata(["courier.restarts": "\(restarts)"]))
-        resource = nil
-        offset = 0
-        acknowledged = 0
-        acknowledgedAtLastFailure = -1
-        failuresInARow = 0
-        knowsOffset = true
-    }
-
-    /// Deletes the upload resource or keeps it with a token, and returns the error to throw.
-    private mutating func stop(after error: any Error) async -> any Error {
-        let cancelled = error is CancellationError || Task.isCancelled
-        var kept: UploadResumeToken?
-        if resource != nil, !completedOnServer {
-            if cancelled || !options.deletesOnFailure {
-                kept = token()
-                options.onCheckpoint?(kept!)
-            } else {
-                await deleteResource()
-            }
-        }
-        if cancelled { return CancellationError() }
-        guard var failure = error as? APIError else { return APIError.unknown(request: summary, underlying: error) }
-        failure.uploadResumeToken = kept
-        return failure
-    }
-
-    /// `DELETE` on the upload resource, best effort (a failure to delete changes nothing for
-    /// the caller: the server lets it expire).
-    private func deleteResource() async {
-        var deletion = resourceRequest(.delete)
-        deletion.options.timeout = .seconds(10)
-        _ = try? await client.data(for: deletion)
-    }
-
-    // MARK: Parts
-
-    /// A request to the upload resource: the caller's fields (credentials, tracing) without
-    /// those that describe the representation.
-    private func resourceRequest(_ method: HTTPRequest.Method) -> ModifiedRequest<Base> {
-        var copy = request
-        copy.method = method
-        copy.path = RequestPath(verbatim: resource!.absoluteString)
-        copy.pathParameters = [:]
-        copy.query = []
-        copy.body = nil
-        Self.removeRepresentationFields(from: &copy.headers)
-        Self.ownExchange(&copy.options)
-        return copy
-    }
-
-    /// An exchange of the protocol's own: any `2xx` is an answer (the caller's codes judge
-    /// only the upload's last answer), no redirect is followed (the file goes to the upload
-    /// resource on the request's origin, nowhere else; a `3xx` is an error), and no retry by
-    /// the middleware (the loop resumes by the same policy, after asking the offset).
-    private static func ownExchange(_ options: inout RequestOptions) {
-        options.acceptableStatusCodes = Set(200..<300)
-        options.redirectPolicy = RedirectPolicy.none   // not `.none`: on an Optional that is nil, the default policy
-        options.retry = .never
-    }
-
-    private static func removeRepresentationFields(from fields: inout HTTPFields) {
-        for name in [HTTPField.Name.contentType, .contentLength, .contentEncoding, .contentLanguage, .contentLocation,
-                     HTTPField.Name("Content-Disposition")!, HTTPField.Name("Repr-Digest")!, HTTPField.Name("Content-Digest")!,
-                     UploadProtocol.uploadComplete, UploadProtocol.uploadOffset, UploadProtocol.uploadLength,
-                     // The caller's conditions and idempotency key are for the upload as a
-                     // whole: on a HEAD or an append they would answer 304/412, or replay.
-                     .ifMatch, .ifNoneMatch, .ifModifiedSince, .ifUnmodifiedSince, .ifRange, .range,
-                     HTTPField.Name("Idempotency-Key")!] {
-            fields[name] = nil
-        }
-    }
-
-    /// Resumes from `token`: the same request and an unchanged file, then the server's offset.
-    private mutating func adopt(_ token: UploadResumeToken) throws {
-        func mismatch(_ detail: String) -> APIError {
-            APIError.encodingFailed(request: summary, underlying: UploadError(.tokenMismatch, detail: detail))
-        }
-        guard token.version == UploadResumeToken.currentVersion else { throw mismatch("token version \(token.version)") }
-        guard token.url == summary.url else { throw mismatch("the token is for \(token.url)") }
-        guard token.totalBytes == length, token.fileDigest == fileDigest else {
-            throw mismatch("the file changed since the token was taken (\(length) bytes now, \(token.totalBytes) then)")
-        }
-        guard let url = URL(string: token.uploadResource), let checked = try? CheckedURL(url), checked.isSameOrigin(as: origin) else {
-            throw mismatch("the upload resource is not on the request's origin")
-        }
-        resource = url
-        limits = token.limits
-        acknowledged = token.acknowledgedBytes
-        offset = token.acknowledgedBytes
-        knowsOffset = false
-    }
-
-    /// Fails when the file's size or modification time changed since the upload started.
-    private func checkFileUnchanged() throws {
-        let now = FileStatus.of(path: fileURL.resolvingSymlinksInPath().path)
-        guard let before = fileStatus, let now, now.size == before.size, now.modified == before.modified else {
-            throw APIError.encodingFailed(request: summary, underlying: UploadError(
-                .fileChanged, detail: "'\(fileURL.path)' changed while it was uploaded (\(length) bytes at the start)"))
-        }
-    }
-
-    private func checkLimits() throws {
-        if let most = limits.maxSize, length > most {
-            throw APIError.encodingFailed(request: summary, underlying: UploadError(.outsideLimits, detail: "the file has \(length) bytes; the server's max-size is \(most)"))
-        }
-        if let least = limits.minSize, length < least {
-            throw APIError.encodingFailed(request: summary, underlying: UploadError(.outsideLimits, detail: "the file has \(length) bytes; the server's min-size is \(least)"))
-        }
-    }
-
-    private func token() -> UploadResumeToken {
-        UploadResumeToken(url: summary.url, uploadResource: resource?.absoluteString ?? "", totalBytes: length,
-                          acknowledgedBytes: acknowledged, fileDigest: fileDigest, limits: limits)
-    }
-
-    private func remainingTime() throws -> Duration {
-        let remaining = ContinuousClock.now.duration(to: deadline)
-        guard remaining > .zero else { throw APIError.timeout(request: summary, after: timeout) }
-        return remaining
-    }
-
-    private func invalid(_ reason: UploadError.Reason, _ detail: String) -> APIError {
-        APIError.invalidResponse(request: summary, response: lastHead, underlying: UploadError(reason, detail: detail))
-    }
-
-    private static func reason(of error: any Error) -> String {
-        if let failure = TransferResumer.transportFailure(in: error) { return "\(failure.kind)" }
-        if let api = error as? APIError, let status = api.statusCode { return "status \(status)" }
-        return "\(type(of: error))"
-    }
-
-    private func metadata(_ extra: Logger.Metadata) -> Logger.Metadata {
-        var metadata: Logger.Metadata = ["courier.operation": "\(request.options.operationName ?? "upload")", "courier.url": "\(summary.url)"]
-        metadata.merge(extra) { $1 }
-        return metadata
     }
 }
